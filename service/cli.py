@@ -1,0 +1,121 @@
+"""`python -m service COMMAND`: a thin layer over the library. Exit 0 on success, 1 on problems, 2 on usage."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from service.errors import FolioError, ProblemsFound
+from service.kb import KB, default_kb_path
+from service.kb.build import build, is_current
+from service.kb.check import check_inputs
+from service.kb.manifest import changes, read_manifest
+from service.kb.sources import Sources
+
+
+def _sources(args: argparse.Namespace) -> Sources:
+    return Sources.from_settings(ontology=args.ontology, data=args.data, wiki=args.wiki, queries=args.queries)
+
+
+def _kb_path(args: argparse.Namespace) -> Path:
+    return Path(args.kb) if args.kb else default_kb_path()
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    sources, kb = _sources(args), _kb_path(args)
+    if args.if_stale and is_current(kb, sources):
+        print(f"{kb} is up to date")
+        return 0
+    print(f"building {kb}")
+    manifest = build(sources, kb, log=print)
+    _print_counts(manifest)
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    sources, kb = _sources(args), _kb_path(args)
+    checked = check_inputs(sources)
+    problems = [str(p) for p in checked.problems]
+    if (kb / "manifest.json").exists():
+        problems += [f"{line} (run `python -m service build`)" for line in changes(read_manifest(kb), sources)]
+    else:
+        problems.append(f"{kb}: no knowledge base built yet (run `python -m service build`)")
+    for line in problems:
+        print(line)
+    if problems:
+        print(f"{len(problems)} problem(s)", file=sys.stderr)
+        return 1
+    print(f"ok: inputs are valid and {kb} is up to date")
+    return 0
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    kb = KB.open(_kb_path(args))
+    if args.json:
+        print(json.dumps(kb.manifest, indent=2, sort_keys=True))
+    else:
+        print(f"{kb.site.name}: knowledge base at {kb.path}")
+        print(f"  built {kb.manifest['built_at']}, ontology version {kb.manifest['ontology_version']}")
+        _print_counts(kb.manifest)
+    return 0
+
+
+def _print_counts(manifest: dict[str, Any]) -> None:
+    c = manifest["counts"]
+    t = c["triples"]
+    print(
+        f"  triples: {t['stated']} stated, {t['inferred']} inferred, {t['ontology']} ontology ({t['store']} in store)"
+    )
+    print(f"  entities: {c['entities']}  " + ", ".join(f"{k} {v}" for k, v in c["entities_per_class"].items()))
+    print(
+        f"  works per tier: {c['works_per_tier']}; activity: {c['activity_months']} months over {c['activity_years']}"
+    )
+    print(f"  wiki: {c['articles']} articles, {c['passages']} passages; stored queries: {c['queries']}")
+    print("  lexicon: " + ", ".join(f"{k} {v}" for k, v in c["lexicon"].items()))
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m service", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def command(name: str, func: Callable[[argparse.Namespace], int], help: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help, description=help)
+        p.add_argument("--kb", help="the knowledge base directory (default: $KB_DIR or var/kb)")
+        p.set_defaults(func=func)
+        return p
+
+    def inputs(p: argparse.ArgumentParser) -> None:
+        for name in ("ontology", "data", "wiki", "queries"):
+            p.add_argument(
+                f"--{name}",
+                type=Path,
+                help=f"the {name} directory (default: ${name.upper()}_DIR or ./{name})",
+            )
+
+    p = command("build", cmd_build, "check the inputs and build the knowledge base atomically")
+    inputs(p)
+    p.add_argument("--if-stale", action="store_true", help="do nothing when the KB is built from these inputs")
+    p = command("validate", cmd_validate, "check inputs, shapes, links, stored queries and staleness; write nothing")
+    inputs(p)
+    p = command("info", cmd_info, "the manifest's counts and versions")
+    p.add_argument("--json", action="store_true", help="print the whole manifest as JSON")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        result: int = args.func(args)
+        return result
+    except ProblemsFound as e:
+        for p in e.problems:
+            print(p)
+        print(f"{len(e.problems)} problem(s); nothing was built", file=sys.stderr)
+        return 1
+    except FolioError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1

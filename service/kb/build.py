@@ -1,0 +1,178 @@
+"""`build`: check every input, reason, load the store, index the passages, write the manifest, then switch.
+
+Atomic: everything is written to a new directory beside the KB (`<kb>.builds/<stamp>`), and the KB path, a
+symlink, is switched to it only when every step succeeded. A failed build leaves the serving KB untouched.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import rdflib
+
+from service.config import setting
+from service.errors import BuildFailed, ProblemsFound
+from service.kb.check import Checked, check_inputs
+from service.kb.index import write_index
+from service.kb.manifest import FORMAT, changes, read_manifest, write_manifest
+from service.kb.rdf import PF
+from service.kb.reason import infer_cached
+from service.kb.sources import Sources, digest_of
+from service.kb.store import STORE_DIR, write_store
+
+Log = Callable[[str], None]
+INDEX_DIR = "index"
+COPIED = ("lexicon", "queries")
+
+
+class _Steps:
+    def __init__(self, log: Log) -> None:
+        self.log = log
+        self.timings: dict[str, float] = {}
+
+    @contextmanager
+    def step(self, name: str) -> Iterator[None]:
+        start = time.perf_counter()
+        self.log(f"  {name} ...")
+        yield
+        took = time.perf_counter() - start
+        self.timings[name] = round(took, 3)
+        self.log(f"  {name}: {took:.2f} s")
+
+
+def builds_dir(kb: Path) -> Path:
+    return kb.parent / f"{kb.name}.builds"
+
+
+def is_current(kb: Path, sources: Sources) -> bool:
+    try:
+        return not changes(read_manifest(kb), sources)
+    except (OSError, ValueError):
+        return False
+
+
+def build(sources: Sources, kb: Path, log: Log = print) -> dict[str, Any]:
+    """Build the KB for `sources` at `kb`; returns the manifest. Raises ProblemsFound on bad input."""
+    steps = _Steps(log)
+    started = time.perf_counter()
+    with steps.step("check inputs"):
+        checked = check_inputs(sources, lambda m: log(f"    {m}"))
+    if not checked.ok:
+        raise ProblemsFound(checked.problems)
+    assert checked.site is not None
+
+    root = builds_dir(kb)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S.%f") + f"-{os.getpid()}"
+    stage = root / stamp
+    stage.mkdir(parents=True)
+    try:
+        manifest = _write(checked, stage, root / "cache", steps)
+        manifest["timings_s"] = steps.timings | {"total": round(time.perf_counter() - started, 3)}
+        write_manifest(stage, manifest)
+        _switch(kb, stage)
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
+    _prune(root, keep=int(setting("KEEP_BUILDS")), current=stage)
+    log(f"  built {kb} in {time.perf_counter() - started:.2f} s")
+    return manifest
+
+
+def _write(checked: Checked, stage: Path, cache: Path, steps: _Steps) -> dict[str, Any]:
+    sources = checked.sources
+    digests = sources.digests()
+    with steps.step("reason (OWL 2 RL)"):
+        key = digest_of(digests["ontology"] | {f"data/{k}": v for k, v in digests["data"].items()})
+        inferred, cached = infer_cached(checked.ontology.graph, checked.data.graph, cache, key[:32])
+        steps.log(f"    {len(inferred)} inferred triples{' (cached)' if cached else ''}")
+    with steps.step("load store"):
+        total = write_store(stage / STORE_DIR, sources.ontology_files(), sources.data_files(), inferred)
+    with steps.step("index passages"):
+        passages = write_index(checked.articles, stage / INDEX_DIR)
+    with steps.step("copy lexicon and queries"):
+        for name, files in (("lexicon", sources.lexicon_files()), ("queries", sources.query_files())):
+            (stage / name).mkdir()
+            for f in files:
+                shutil.copy2(f, stage / name / f.name)
+        shutil.copy2(sources.data / "site.yaml", stage / "site.yaml")
+        _write_articles(checked, stage / "wiki")
+    assert checked.site is not None
+    return {
+        "format": FORMAT,
+        "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "ontology_version": _ontology_version(checked.ontology.graph),
+        "site": checked.site.to_json(),
+        "sources": {k: str(v) for k, v in vars(sources).items()},
+        "inputs": digests,
+        "counts": _counts(checked, inferred, total, passages),
+    }
+
+
+def _write_articles(checked: Checked, directory: Path) -> None:
+    """The articles' Markdown, by name, so pages render from the KB alone."""
+    directory.mkdir()
+    for a in checked.articles:
+        (directory / f"{a.name}.md").write_text(f"# {a.title}\n\n{a.markdown}", encoding="utf-8")
+
+
+def _ontology_version(graph: rdflib.Graph) -> str:
+    for _, _, v in graph.triples((None, rdflib.OWL.versionInfo, None)):
+        return str(v)
+    return "unversioned"
+
+
+def _counts(checked: Checked, inferred: rdflib.Graph, total: int, passages: int) -> dict[str, Any]:
+    assert checked.site is not None
+    base = checked.site.entity_base
+    data = checked.data.graph
+    entities = {s for s in data.subjects(rdflib.RDF.type, None) if str(s).startswith(base)}
+    per_class = Counter(str(o).rsplit("#", 1)[-1] for s, o in data.subject_objects(rdflib.RDF.type) if s in entities)
+    tier = rdflib.URIRef(PF + "tier")
+    tiers = Counter(int(str(o)) for o in data.objects(None, tier))
+    months = list(data.objects(None, rdflib.URIRef(PF + "activeMonth")))
+    years = sorted({str(m)[:4] for m in months})
+    return {
+        "triples": {
+            "ontology": len(checked.ontology.graph),
+            "stated": len(data),
+            "inferred": len(inferred),
+            "store": total,
+        },
+        "entities": len(entities),
+        "entities_per_class": dict(sorted(per_class.items())),
+        "works_per_tier": {str(k): v for k, v in sorted(tiers.items())},
+        "activity_months": len(months),
+        "activity_years": f"{years[0]}-{years[-1]}" if years else "",
+        "articles": len(checked.articles),
+        "passages": passages,
+        "lexicon": checked.lexicon.counts(),
+        "queries": len(checked.catalog),
+    }
+
+
+def _switch(kb: Path, stage: Path) -> None:
+    """Point `kb` at `stage` with one atomic rename of a symlink."""
+    kb.parent.mkdir(parents=True, exist_ok=True)
+    if kb.exists() and not kb.is_symlink():
+        if not (kb / "manifest.json").exists():
+            raise BuildFailed(f"{kb} exists and is not a knowledge base; refusing to replace it")
+        kb.rename(builds_dir(kb) / f"moved-{stage.name}")
+    link = kb.parent / f".{kb.name}.switch-{os.getpid()}"
+    if link.is_symlink():
+        link.unlink()
+    link.symlink_to(os.path.relpath(stage, kb.parent))
+    os.replace(link, kb)
+
+
+def _prune(root: Path, keep: int, current: Path) -> None:
+    builds = sorted(p for p in root.iterdir() if p.is_dir() and p.name != "cache" and p != current)
+    for old in builds[: max(0, len(builds) - keep)]:
+        shutil.rmtree(old, ignore_errors=True)

@@ -1,0 +1,86 @@
+"""Read and check every input without writing anything: the first half of `build`, all of `validate`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import rdflib
+from rdflib.namespace import RDFS, SKOS
+
+from service.errors import Problem
+from service.kb.lexicon import Lexicon, Refs, load_lexicon
+from service.kb.links import check_article_links, check_data_links, entity_names
+from service.kb.rdf import PF, ParsedTurtle, parse_turtle
+from service.kb.shapes import check_shapes
+from service.kb.site import Site, load_site
+from service.kb.sources import Sources
+from service.kb.wiki import Article, read_wiki
+from service.queries import StoredQuery, load_catalog
+
+Log = Callable[[str], None]
+
+
+@dataclass
+class Checked:
+    sources: Sources
+    site: Site | None = None
+    ontology: ParsedTurtle = field(default_factory=ParsedTurtle)
+    data: ParsedTurtle = field(default_factory=ParsedTurtle)
+    articles: list[Article] = field(default_factory=list)
+    lexicon: Lexicon = field(default_factory=Lexicon)
+    catalog: dict[str, StoredQuery] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _names(graph: rdflib.Graph) -> set[str]:
+    """Every lower-cased label, short label and alternative label: what a visitor may type."""
+    return {
+        str(o).lower()
+        for p in (RDFS.label, SKOS.altLabel, rdflib.URIRef(PF + "shortLabel"))
+        for o in graph.objects(None, p)
+    }
+
+
+def check_inputs(sources: Sources, log: Log | None = None) -> Checked:
+    say = log or (lambda _msg: None)
+    out = Checked(sources)
+    missing = sources.missing_dirs()
+    if missing:
+        out.problems.extend(Problem(str(p), 0, "input", "directory not found") for p in missing)
+        return out
+    out.site, found = load_site(sources.data)
+    out.problems.extend(found)
+
+    out.ontology = parse_turtle(sources.ontology_files())
+    out.data = parse_turtle(sources.data_files())
+    shapes = parse_turtle(sources.shapes_files())
+    out.problems += out.ontology.problems + out.data.problems + shapes.problems
+    say(f"parsed {len(out.ontology.graph)} ontology and {len(out.data.graph)} data triples")
+
+    out.articles, found = read_wiki(sources.wiki_files())
+    out.problems.extend(found)
+    say(f"read {len(out.articles)} articles, {sum(len(a.passages) for a in out.articles)} passages")
+
+    out.catalog, found = load_catalog(sources.query_files())
+    out.problems.extend(found)
+
+    syntax_ok = not (out.ontology.problems or out.data.problems or shapes.problems)
+    if out.site is not None and syntax_ok:
+        known = entity_names(out.data.graph, out.site.entity_base)
+        categories = {
+            str(s)[len(PF) :] for s in out.ontology.graph.subjects(rdflib.RDF.type, rdflib.URIRef(PF + "SkillCategory"))
+        }
+        out.lexicon, found = load_lexicon(sources.lexicon_files(), Refs(set(known), _names(out.data.graph), categories))
+        out.problems.extend(found)
+        if out.site.person not in known:
+            out.problems.append(Problem("data/site.yaml", 0, "site", f"person {out.site.person} is not an entity"))
+        out.problems += check_data_links(out.data, out.site.entity_base)
+        out.problems += check_article_links(out.articles, known)
+        out.problems += check_shapes(out.ontology, out.data, shapes.graph)
+        say("checked shapes, links and lexicon")
+    return out

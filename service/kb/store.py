@@ -1,0 +1,43 @@
+"""The Oxigraph store of a KB: ontology, stated data and inferred triples in three named graphs.
+
+Queries see their union as the default graph (`use_default_graph_as_union`), so a stored query needs no
+GRAPH clause, while an entity page can still tell an inferred fact from a stated one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyoxigraph as ox
+import rdflib
+
+from service.kb.rdf import GRAPH_DATA, GRAPH_INFERRED, GRAPH_ONTOLOGY, graph_to_ntriples
+
+STORE_DIR = "store"
+
+
+def write_store(directory: Path, ontology: list[Path], data: list[Path], inferred: rdflib.Graph) -> int:
+    store = ox.Store(str(directory))
+    for paths, graph in ((ontology, GRAPH_ONTOLOGY), (data, GRAPH_DATA)):
+        for path in paths:
+            store.bulk_load(path=str(path), format=ox.RdfFormat.TURTLE, to_graph=ox.NamedNode(graph))
+    store.bulk_load(
+        input=graph_to_ntriples(inferred),
+        format=ox.RdfFormat.N_TRIPLES,
+        to_graph=ox.NamedNode(GRAPH_INFERRED),
+    )
+    store.optimize()
+    count = len(store)
+    store.flush()
+    del store
+    return count
+
+
+def open_store(directory: Path, *, in_memory: bool = False) -> ox.Store:
+    """The store read-only from disk, or copied into memory (2-4x faster queries on a small graph)."""
+    disk = ox.Store.read_only(str(directory))
+    if not in_memory:
+        return disk
+    memory = ox.Store()
+    memory.extend(disk)
+    return memory

@@ -1,0 +1,82 @@
+"""A small lexer for SPARQL text: find `$name` parameters, keywords and the projection, outside strings,
+IRIs and comments. Used by the stored-query catalog (and later by the public endpoint's safety checks)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# Order matters: long strings before short ones.
+_TOKEN = re.compile(
+    r"""
+    (?P<comment>\#[^\n]*)
+  | (?P<string>'''(?:[^'\\]|\\.|'(?!''))*'''
+              |\"\"\"(?:[^"\\]|\\.|"(?!""))*\"\"\"
+              |'(?:[^'\\\n]|\\.)*'
+              |"(?:[^"\\\n]|\\.)*")
+  | (?P<iri><[^<>"{}|^`\\\x00-\x20]*>)
+  | (?P<param>\$[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<var>\?[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<word>[A-Za-z_][A-Za-z0-9_-]*(?::[A-Za-z0-9_.-]*)?)
+  | (?P<space>\s+)
+  | (?P<other>.)
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str  # comment, string, iri, param, var, word, space, other
+    text: str
+    start: int
+    line: int
+
+
+def tokens(text: str) -> list[Token]:
+    out: list[Token] = []
+    line = 1
+    for m in _TOKEN.finditer(text):
+        kind = m.lastgroup or "other"
+        out.append(Token(kind, m.group(), m.start(), line))
+        line += m.group().count("\n")
+    return out
+
+
+def params(text: str) -> dict[str, int]:
+    """Each `$name` used in the query, with the line of its first use."""
+    found: dict[str, int] = {}
+    for t in tokens(text):
+        if t.kind == "param":
+            found.setdefault(t.text[1:], t.line)
+    return found
+
+
+def projected_params(text: str) -> list[tuple[str, int]]:
+    """`$name` tokens in the projection of the first SELECT (between SELECT and WHERE / `{`)."""
+    inside = False
+    found: list[tuple[str, int]] = []
+    for t in tokens(text):
+        word = t.text.upper() if t.kind == "word" else ""
+        if not inside:
+            inside = word == "SELECT"
+            continue
+        if word == "WHERE" or t.text == "{":
+            break
+        if t.kind == "param":
+            found.append((t.text[1:], t.line))
+    return found
+
+
+def substitute(text: str, values: dict[str, str]) -> str:
+    """Replace each `$name` token (outside strings, IRIs and comments) by an already serialized term."""
+    parts: list[str] = []
+    for t in tokens(text):
+        name = t.text[1:] if t.kind == "param" else None
+        parts.append(values[name] if name is not None and name in values else t.text)
+    return "".join(parts)
+
+
+def keywords(text: str) -> list[Token]:
+    """Bare words of the query (keywords and prefixed names), outside strings, IRIs and comments."""
+    return [t for t in tokens(text) if t.kind == "word"]

@@ -1,0 +1,44 @@
+"""One built demo KB for the whole session (it takes ~15 s), and helpers to copy inputs for tests that break them."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from service.kb import KB
+from service.kb.build import build
+from service.kb.sources import Sources
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = ROOT / "tests" / "fixtures" / "tiny"
+
+
+def demo_sources() -> Sources:
+    return Sources(ROOT / "ontology", ROOT / "data", ROOT / "wiki", ROOT / "queries")
+
+
+def copy_inputs(dest: Path, *, tiny: bool = False) -> Sources:
+    """A private copy of the ontology, data, wiki and queries, for a test to edit."""
+    src = Sources(ROOT / "ontology", TINY / "data", TINY / "wiki", ROOT / "queries") if tiny else demo_sources()
+    for name in ("ontology", "data", "wiki", "queries"):
+        shutil.copytree(getattr(src, name), dest / name)
+    return Sources(dest / "ontology", dest / "data", dest / "wiki", dest / "queries")
+
+
+def quiet(_message: str) -> None:
+    pass
+
+
+@pytest.fixture(scope="session")
+def demo_kb_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    kb = tmp_path_factory.mktemp("demo") / "kb"
+    build(demo_sources(), kb, log=quiet)
+    return kb
+
+
+@pytest.fixture(scope="session")
+def demo_kb(demo_kb_path: Path) -> Iterator[KB]:
+    yield KB.open(demo_kb_path)
