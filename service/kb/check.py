@@ -12,6 +12,7 @@ from service.errors import Problem
 from service.kb.lexicon import Lexicon, Refs, load_lexicon
 from service.kb.links import check_article_links, check_data_links, entity_names
 from service.kb.rdf import PF, ParsedTurtle, parse_turtle
+from service.kb.rules import check_rules
 from service.kb.shapes import check_shapes
 from service.kb.site import Site, load_site
 from service.kb.sources import Sources
@@ -77,10 +78,9 @@ def check_inputs(sources: Sources, log: Log | None = None) -> Checked:
         }
         out.lexicon, found = load_lexicon(sources.lexicon_files(), Refs(set(known), _names(out.data.graph), categories))
         out.problems.extend(found)
-        if out.site.person not in known:
-            out.problems.append(Problem("data/site.yaml", 0, "site", f"person {out.site.person} is not an entity"))
         out.problems += check_data_links(out.data, out.site.entity_base)
         out.problems += check_article_links(out.articles, known)
         out.problems += check_shapes(out.ontology, out.data, shapes.graph)
-        say("checked shapes, links and lexicon")
+        out.problems += check_rules(out.ontology, out.data, out.site.entity_base, out.site.person)
+        say("checked shapes, rules, links and lexicon")
     return out

@@ -194,3 +194,37 @@ def test_wiki_only_change_reuses_the_reasoning(tiny: tuple[Path, Path], capsys: 
     article.write_text(article.read_text() + "\nAnother paragraph.\n")
     assert main(["build", *args(root, kb)]) == 0
     assert "(cached)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("turtle", "message"),
+    [
+        (
+            'id:Typo a pf:Theme ;\n    rdfs:label "Typo" ;\n    pf:broadr id:Typo .',
+            "pf:broadr is not defined by the ontology",
+        ),
+        (
+            'id:SecondKey a pf:Project ;\n    rdfs:label "Second" ;\n    pf:description "Another key work." ;\n'
+            '    pf:tier 1 ;\n    pf:keyRank 1 ;\n    pf:startDate "2024-01-01"^^xsd:date .',
+            "pf:keyRank 1 is also the rank of",
+        ),
+        (
+            'id:Early a pf:Project ;\n    rdfs:label "Early" ;\n    pf:description "Active before it began." ;\n'
+            '    pf:tier 3 ;\n    pf:startDate "2024-05-01"^^xsd:date ;\n    pf:activeMonth "2024-01-01"^^xsd:date .',
+            "pf:activeMonth 2024-01-01 is before the work's pf:startDate",
+        ),
+    ],
+)
+def test_editorial_rules(
+    tiny: tuple[Path, Path], capsys: pytest.CaptureFixture[str], turtle: str, message: str
+) -> None:
+    root, kb = tiny
+    ttl = sorted((root / "data").glob("*.ttl"))[0]
+    ttl.write_text(ttl.read_text() + "\n" + turtle + "\n")
+    code, out = validate(root, kb, capsys)
+    assert code == 1
+    rows = [r for r in out.splitlines() if "[rule]" in r and message in r]
+    assert rows, out
+    if "keyRank" not in message:  # the rule names the entity it is about, at its line
+        subject = turtle.split(maxsplit=1)[0]
+        assert f"{ttl.name}:{line_of(ttl, subject + ' a')}: [rule]" in rows[0]
