@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from service.bench import bench_build, bench_queries
 from service.errors import FolioError, ProblemsFound
 from service.kb import KB, default_kb_path
 from service.kb.build import build, is_current
@@ -64,6 +65,14 @@ def cmd_info(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench(args: argparse.Namespace) -> int:
+    if args.what == "build":
+        bench_build(_sources(args))
+    else:
+        bench_queries(_kb_path(args), runs=args.runs)
+    return 0
+
+
 def _print_counts(manifest: dict[str, Any]) -> None:
     c = manifest["counts"]
     t = c["triples"]
@@ -103,6 +112,10 @@ def _parser() -> argparse.ArgumentParser:
     inputs(p)
     p = command("info", cmd_info, "the manifest's counts and versions")
     p.add_argument("--json", action="store_true", help="print the whole manifest as JSON")
+    p = command("bench", cmd_bench, "measure: build times, or each stored query's median and p95")
+    p.add_argument("what", choices=["build", "queries"])
+    p.add_argument("--runs", type=int, default=200, help="runs per query (bench queries)")
+    inputs(p)
     return parser
 
 

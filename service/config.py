@@ -31,6 +31,7 @@ SETTINGS: dict[str, Setting] = {
         Setting("DATA_DIR", str(ROOT / "data"), "The portfolio's graph (*.ttl) and its lexicon (lexicon/*.yaml)."),
         Setting("WIKI_DIR", str(ROOT / "wiki"), "The wiki articles (**/*.md with front matter)."),
         Setting("QUERIES_DIR", str(ROOT / "queries"), "The stored SPARQL queries (*.rq)."),
+        Setting("CACHE_DIR", str(ROOT / "var" / "cache"), "Reasoning results, keyed by the digest of ontology + data."),
         Setting("KEEP_BUILDS", "2", "How many finished builds to keep beside the current one's predecessor."),
     )
 }

@@ -13,17 +13,25 @@ by pyoxigraph, so the text shown is the text run and user text is never pasted.
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import pyoxigraph as ox
 
 from service import sparql_text
-from service.errors import Problem, display_path
+from service.errors import FolioError, Problem, display_path
+from service.vocab import PF, XSD
 
 PARAM_TYPES = ("iri", "string", "date", "integer", "decimal", "boolean")
 _HEADER = re.compile(r"^#\s*(title|description|param)\s*:\s*(.*)$")
 _PARSE_POSITION = re.compile(r"error at (\d+):(\d+)")
+_SAFE_URL = re.compile(r"^https?://[^/@\s]+(/\S*)?$")
+ROW_CAP = 1000
 _FORBIDDEN = {"SERVICE", "LOAD", "INSERT", "DELETE", "DROP", "CLEAR", "CREATE", "COPY", "MOVE", "ADD"}
 
 
@@ -115,3 +123,175 @@ def load_catalog(paths: list[Path]) -> tuple[dict[str, StoredQuery], list[Proble
         catalog[q.name] = q
         problems.extend(found)
     return catalog, problems
+
+
+def example_values(query: StoredQuery, raw: Mapping[str, object], entity_base: str) -> dict[str, object]:
+    """Example parameters as written in lexicon/query-examples.yaml, resolved: local names and pf:Name to IRIs."""
+    out: dict[str, object] = {}
+    for name, value in raw.items():
+        param = query.params.get(name)
+        if param is None:
+            raise QueryError(f"{query.name}: the example names ${name}, which the query does not declare")
+        if param.type == "iri" and isinstance(value, str) and not value.startswith(("http://", "https://")):
+            out[name] = PF + value[3:] if value.startswith("pf:") else entity_base + value
+        else:
+            out[name] = value
+    return out
+
+
+class QueryError(FolioError):
+    """A stored query was asked for that does not exist, or with a value it cannot take."""
+
+
+class Cell(NamedTuple):
+    """One value of a result row, with its label when the query projects `?xLabel` beside `?x`."""
+
+    value: str
+    kind: str  # "iri", "literal" or "bnode"
+    datatype: str | None = None
+    label: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"value": self.value, "type": self.kind}
+        if self.datatype:
+            out["datatype"] = self.datatype
+        if self.label is not None:
+            out["label"] = self.label
+        return out
+
+
+@dataclass
+class QueryRun:
+    """What running a stored query gave: the exact text run, its rows, the time it took."""
+
+    name: str
+    file: str
+    query: str
+    columns: list[str]
+    rows: list[dict[str, Cell]]
+    ms: float
+    truncated: bool
+
+    def column(self, name: str) -> list[str]:
+        return [row[name].value for row in self.rows if name in row]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "file": self.file,
+            "query": self.query,
+            "rows": len(self.rows),
+            "truncated": self.truncated,
+            "ms": round(self.ms, 3),
+        }
+
+
+class Catalog(Mapping[str, StoredQuery]):
+    """The stored queries of a KB, with a store to run them on.
+
+    `known_iri(iri)` says whether an IRI may be used as a parameter: the KB's own entities and terms.
+    Any other IRI must be a plain http(s) URL without credentials.
+    """
+
+    def __init__(self, queries: dict[str, StoredQuery], store: ox.Store, known_iri: Callable[[str], bool]) -> None:
+        self._queries = queries
+        self._store = store
+        self._known = known_iri
+
+    def __getitem__(self, name: str) -> StoredQuery:
+        try:
+            return self._queries[name]
+        except KeyError:
+            raise QueryError(f"no stored query named {name!r} (queries/{name}.rq)") from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._queries)
+
+    def __len__(self) -> int:
+        return len(self._queries)
+
+    def term(self, param: Param, value: object) -> str:
+        """The value as a SPARQL term, serialized by pyoxigraph; raises QueryError if it cannot be one."""
+        try:
+            return str(_term(param, value, self._known))
+        except (ValueError, TypeError, InvalidOperation) as e:
+            raise QueryError(f"${param.name} ({param.type}): {e}") from None
+
+    def fill(self, name: str, values: Mapping[str, object] | None = None) -> str:
+        q = self[name]
+        values = values or {}
+        unknown = set(values) - set(q.params)
+        if unknown:
+            raise QueryError(f"{name}: no parameter {', '.join(sorted(unknown))}")
+        terms: dict[str, str] = {}
+        for pname, param in q.params.items():
+            if pname in values and values[pname] is not None:
+                terms[pname] = self.term(param, values[pname])
+            elif not param.optional:
+                raise QueryError(f"{name}: ${pname} is required")
+        return sparql_text.substitute(q.text, terms)
+
+    def run(self, name: str, values: Mapping[str, object] | None = None, *, row_cap: int = ROW_CAP) -> QueryRun:
+        q = self[name]
+        text = self.fill(name, values)
+        start = time.perf_counter()
+        result = self._store.query(text, use_default_graph_as_union=True)
+        if not isinstance(result, ox.QuerySolutions):
+            raise QueryError(f"{name}: a stored query is a SELECT")
+        columns = [v.value for v in result.variables]
+        labelled = [(c, c + "Label") for c in columns if c + "Label" in columns]
+        rows: list[dict[str, Cell]] = []
+        truncated = False
+        for solution in result:
+            if len(rows) == row_cap:
+                truncated = True
+                break
+            rows.append(_row(solution, columns, labelled))
+        ms = (time.perf_counter() - start) * 1000
+        return QueryRun(q.name, f"queries/{q.name}.rq", text, columns, rows, ms, truncated)
+
+
+def _term(param: Param, value: object, known: Callable[[str], bool]) -> ox.NamedNode | ox.Literal:
+    kind = param.type
+    if kind == "iri":
+        iri = value.value if isinstance(value, ox.NamedNode) else value
+        if not isinstance(iri, str):
+            raise TypeError("an IRI is a string")
+        if not known(iri) and not _SAFE_URL.match(iri):
+            raise ValueError(f"{iri!r} is neither an entity of this KB nor an http(s) URL")
+        return ox.NamedNode(iri)
+    if kind == "string":
+        if not isinstance(value, str):
+            raise TypeError("expected text")
+        return ox.Literal(value)
+    if kind == "date":
+        day = value if isinstance(value, date) else date.fromisoformat(str(value))
+        return ox.Literal(day.isoformat(), datatype=ox.NamedNode(XSD + "date"))
+    if kind == "integer":
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise TypeError("expected an integer")
+        return ox.Literal(int(value))
+    if kind == "decimal":
+        return ox.Literal(str(Decimal(str(value))), datatype=ox.NamedNode(XSD + "decimal"))
+    if kind == "boolean":
+        if not isinstance(value, bool):
+            raise TypeError("expected true or false")
+        return ox.Literal(value)
+    raise ValueError(f"unknown parameter type {kind!r}")
+
+
+def _row(solution: ox.QuerySolution, columns: list[str], labelled: list[tuple[str, str]]) -> dict[str, Cell]:
+    row: dict[str, Cell] = {}
+    for name, term in zip(columns, solution, strict=True):
+        kind = type(term)
+        if kind is ox.Literal:
+            row[name] = Cell(term.value, "literal", term.datatype.value)
+        elif kind is ox.NamedNode:
+            row[name] = Cell(term.value, "iri")
+        elif term is not None:
+            row[name] = Cell(str(term.value), "bnode")
+    for name, label_column in labelled:
+        cell, label = row.get(name), row.get(label_column)
+        if cell is not None and label is not None and cell.kind == "iri":
+            row[name] = cell._replace(label=label.value)
+    return row

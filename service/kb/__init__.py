@@ -17,9 +17,18 @@ from service.kb.manifest import read_manifest
 from service.kb.site import Site
 from service.kb.store import STORE_DIR, open_store
 from service.kb.wiki import Passage
-from service.queries import StoredQuery, load_catalog
+from service.queries import Catalog, load_catalog
 
 __all__ = ["KB", "default_kb_path"]
+
+
+def _is_subject(store: ox.Store, iri: str) -> bool:
+    """An IRI the KB states something about: an entity, a class, a property, a category."""
+    try:
+        node = ox.NamedNode(iri)
+    except ValueError:
+        return False
+    return next(iter(store.quads_for_pattern(node, None, None)), None) is not None
 
 
 def default_kb_path() -> Path:
@@ -36,7 +45,7 @@ class KB:
     store: ox.Store
     index: Index
     lexicon: Lexicon
-    catalog: dict[str, StoredQuery]
+    catalog: Catalog
     passages: list[Passage] = field(default_factory=list)
     articles: dict[str, str] = field(default_factory=dict)  # name -> Markdown
 
@@ -48,7 +57,8 @@ class KB:
         manifest = read_manifest(path)
         site = Site(**manifest["site"])
         lexicon, _ = load_lexicon(sorted((path / "lexicon").glob("*.yaml")))
-        catalog, _ = load_catalog(sorted((path / "queries").glob("*.rq")))
+        queries, _ = load_catalog(sorted((path / "queries").glob("*.rq")))
+        store = open_store(path / STORE_DIR, in_memory=in_memory)
         index = open_index(path / "index")
         with index.searcher() as s:
             passages = [
@@ -59,10 +69,10 @@ class KB:
             path=path,
             manifest=manifest,
             site=site,
-            store=open_store(path / STORE_DIR, in_memory=in_memory),
+            store=store,
             index=index,
             lexicon=lexicon,
-            catalog=catalog,
+            catalog=Catalog(queries, store, lambda iri: _is_subject(store, iri)),
             passages=passages,
             articles={p.stem: p.read_text(encoding="utf-8") for p in sorted((path / "wiki").glob("*.md"))},
         )

@@ -18,7 +18,7 @@ from typing import Any
 
 import rdflib
 
-from service.config import setting
+from service.config import path_setting, setting
 from service.errors import BuildFailed, ProblemsFound
 from service.kb.check import Checked, check_inputs
 from service.kb.index import write_index
@@ -74,7 +74,7 @@ def build(sources: Sources, kb: Path, log: Log = print) -> dict[str, Any]:
     stage = root / stamp
     stage.mkdir(parents=True)
     try:
-        manifest = _write(checked, stage, root / "cache", steps)
+        manifest = _write(checked, stage, path_setting("CACHE_DIR"), steps)
         manifest["timings_s"] = steps.timings | {"total": round(time.perf_counter() - started, 3)}
         write_manifest(stage, manifest)
         _switch(kb, stage)
@@ -173,6 +173,6 @@ def _switch(kb: Path, stage: Path) -> None:
 
 
 def _prune(root: Path, keep: int, current: Path) -> None:
-    builds = sorted(p for p in root.iterdir() if p.is_dir() and p.name != "cache" and p != current)
+    builds = sorted(p for p in root.iterdir() if p.is_dir() and p != current)
     for old in builds[: max(0, len(builds) - keep)]:
         shutil.rmtree(old, ignore_errors=True)

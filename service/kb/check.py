@@ -17,7 +17,7 @@ from service.kb.shapes import check_shapes
 from service.kb.site import Site, load_site
 from service.kb.sources import Sources
 from service.kb.wiki import Article, read_wiki
-from service.queries import StoredQuery, load_catalog
+from service.queries import QueryError, StoredQuery, example_values, load_catalog
 
 Log = Callable[[str], None]
 
@@ -80,7 +80,33 @@ def check_inputs(sources: Sources, log: Log | None = None) -> Checked:
         out.problems.extend(found)
         out.problems += check_data_links(out.data, out.site.entity_base)
         out.problems += check_article_links(out.articles, known)
+        out.problems += _check_examples(out, set(known.values()))
         out.problems += check_shapes(out.ontology, out.data, shapes.graph)
         out.problems += check_rules(out.ontology, out.data, out.site.entity_base, out.site.person)
         say("checked shapes, rules, links and lexicon")
     return out
+
+
+def _check_examples(out: Checked, iris: set[str]) -> list[Problem]:
+    """lexicon/query-examples.yaml names real queries, their parameters and existing entities."""
+    assert out.site is not None
+    examples = out.lexicon.extra.get("query-examples") or {}
+    where = "data/lexicon/query-examples.yaml"
+    if not isinstance(examples, dict):
+        return [Problem(where, 0, "lexicon", "a mapping of query name to {parameter: value}")]
+    problems = []
+    ontology_terms = {str(s) for s in out.ontology.graph.subjects()}
+    for name, raw in examples.items():
+        query = out.catalog.get(str(name))
+        if query is None or not isinstance(raw, dict):
+            problems.append(Problem(where, 0, "lexicon", f"{name}: no such stored query, or not a mapping"))
+            continue
+        try:
+            values = example_values(query, raw, out.site.entity_base)
+        except QueryError as e:
+            problems.append(Problem(where, 0, "lexicon", str(e)))
+            continue
+        for pname, value in values.items():
+            if query.params[pname].type == "iri" and value not in iris | ontology_terms:
+                problems.append(Problem(where, 0, "lexicon", f"{name}: ${pname} = {value} is not in the graph"))
+    return problems

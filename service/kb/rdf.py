@@ -10,11 +10,10 @@ import pyoxigraph as ox
 import rdflib
 
 from service.errors import Problem, display_path
+from service.vocab import GRAPH_DATA, GRAPH_INFERRED, GRAPH_ONTOLOGY, PF
 
-PF = "https://folio.example/ns#"
-GRAPH_ONTOLOGY = "https://folio.example/graph/ontology"
-GRAPH_DATA = "https://folio.example/graph/data"
-GRAPH_INFERRED = "https://folio.example/graph/inferred"
+__all__ = ["GRAPH_DATA", "GRAPH_INFERRED", "GRAPH_ONTOLOGY", "PF", "ParsedTurtle", "graph_to_ntriples", "parse_turtle"]
+
 
 _PREFIX = re.compile(r"^\s*@?prefix\s+([A-Za-z][\w-]*)?:\s*<([^>]*)>", re.IGNORECASE)
 _SUBJECT = re.compile(r"^(<[^>\s]+>|[A-Za-z][\w-]*:[\w.-]*|:[\w.-]+)(?=\s)")

@@ -151,7 +151,7 @@ def test_failed_build_leaves_the_previous_kb(tiny: tuple[Path, Path], capsys: py
     assert main(["build", *args(root, kb)]) == 1
     assert "nothing was built" in capsys.readouterr().err
     assert KB.open(kb).manifest == before
-    assert len([p for p in kb.parent.joinpath("kb.builds").iterdir() if p.name != "cache"]) == 1
+    assert len(list(kb.parent.joinpath("kb.builds").iterdir())) == 1
 
 
 def test_failure_in_a_late_step_leaves_the_previous_kb(
@@ -170,7 +170,7 @@ def test_failure_in_a_late_step_leaves_the_previous_kb(
     with pytest.raises(OSError):
         build(sources, kb, log=quiet)
     assert KB.open(kb).manifest == before
-    assert len([p for p in (kb.parent / "kb.builds").iterdir() if p.name != "cache"]) == 1
+    assert len(list((kb.parent / "kb.builds").iterdir())) == 1
 
 
 def test_build_raises_problems_not_a_traceback(tmp_path: Path) -> None:
