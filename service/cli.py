@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from service import engine
 from service.bench import bench_build, bench_queries
 from service.errors import FolioError, ProblemsFound
 from service.kb import KB, default_kb_path
@@ -65,6 +66,32 @@ def cmd_info(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_ask(args: argparse.Namespace) -> int:
+    planner = engine.load(KB.open(_kb_path(args), in_memory=True))
+    plan = planner.plan(args.question, previous=args.previous, today=engine.today())
+    if args.json:
+        print(json.dumps(plan.to_json(), indent=2, ensure_ascii=False))
+        return 0
+    print(
+        f"{plan.intent} -> {plan.route}  [{plan.confidence.level} {plan.confidence.score}% {plan.confidence.label}]"
+        f"  {plan.timing_ms:.1f} ms"
+    )
+    if plan.corrections:
+        print("corrected: " + ", ".join(f"{a} -> {b}" for a, b in plan.corrections))
+    if plan.normalized != plan.question:
+        print(f"read as: {plan.normalized}")
+    print()
+    print(plan.answer.text if plan.answer else (plan.fallback or "(no answer)"))
+    if plan.answer:
+        for s in plan.answer.sources:
+            print(f"  {s.id} [{s.kind}] {s.title}")
+    if plan.results:
+        print("\nresults: " + "; ".join(f"{r.label} ({r.type}, tier {r.tier})" for r in plan.results[:6]))
+    for run in plan.sparql:
+        print(f"  sparql: {run.name} ({len(run.rows)} rows, {run.ms:.2f} ms)")
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     if args.what == "build":
         bench_build(_sources(args))
@@ -112,6 +139,10 @@ def _parser() -> argparse.ArgumentParser:
     inputs(p)
     p = command("info", cmd_info, "the manifest's counts and versions")
     p.add_argument("--json", action="store_true", help="print the whole manifest as JSON")
+    p = command("ask", cmd_ask, "plan one question and print the answer (or the whole Plan with --json)")
+    p.add_argument("question")
+    p.add_argument("--previous", help="the question asked before this one (two-turn context)")
+    p.add_argument("--json", action="store_true", help="print the Plan as JSON")
     p = command("bench", cmd_bench, "measure: build times, or each stored query's median and p95")
     p.add_argument("what", choices=["build", "queries"])
     p.add_argument("--runs", type=int, default=200, help="runs per query (bench queries)")

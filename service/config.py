@@ -32,6 +32,7 @@ SETTINGS: dict[str, Setting] = {
         Setting("WIKI_DIR", str(ROOT / "wiki"), "The wiki articles (**/*.md with front matter)."),
         Setting("QUERIES_DIR", str(ROOT / "queries"), "The stored SPARQL queries (*.rq)."),
         Setting("CACHE_DIR", str(ROOT / "var" / "cache"), "Reasoning results, keyed by the digest of ontology + data."),
+        Setting("TODAY", "", "Plan questions as if today were this date (YYYY-MM-DD); empty means the real date."),
         Setting("KEEP_BUILDS", "2", "How many finished builds to keep beside the current one's predecessor."),
     )
 }

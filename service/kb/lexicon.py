@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from service import yamlfile
 from service.errors import Problem, display_path
 
 _URL = re.compile(r"^https?://[^/@\s]+(/\S*)?$")
@@ -82,7 +83,7 @@ def load_lexicon(paths: list[Path], refs: Refs | None = None) -> tuple[Lexicon, 
         shown = display_path(path)
         text = path.read_text(encoding="utf-8")
         try:
-            doc = yaml.safe_load(text)
+            doc = yamlfile.load(text)
         except yaml.YAMLError as e:
             mark = getattr(e, "problem_mark", None)
             problems.append(Problem(shown, (mark.line + 1) if mark else 0, "yaml", str(e).splitlines()[0]))

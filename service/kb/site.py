@@ -9,6 +9,7 @@ from typing import Any
 
 import yaml
 
+from service import yamlfile
 from service.errors import Problem, display_path
 
 SITE_FILE = "site.yaml"
@@ -35,7 +36,7 @@ def load_site(data_dir: Path) -> tuple[Site | None, list[Problem]]:
     if not path.exists():
         return None, [Problem(shown, 0, "site", "missing: name, person, entity_base and contact_email")]
     try:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        doc = yamlfile.load(path.read_text(encoding="utf-8")) or {}
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         return None, [Problem(shown, (mark.line + 1) if mark else 0, "yaml", str(e).splitlines()[0])]

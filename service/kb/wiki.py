@@ -16,6 +16,7 @@ import yaml
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from service import yamlfile
 from service.errors import Problem, display_path
 
 _FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.S)
@@ -60,7 +61,7 @@ def read_article(path: Path) -> tuple[Article | None, list[Problem]]:
     if not m:
         return None, [Problem(shown, 1, "front-matter", "an article starts with front matter between --- lines")]
     try:
-        front = yaml.safe_load(m.group(1)) or {}
+        front = yamlfile.load(m.group(1)) or {}
     except yaml.YAMLError as e:
         line = getattr(getattr(e, "problem_mark", None), "line", 0) + 2
         return None, [Problem(shown, line, "front-matter", f"invalid YAML: {e}")]

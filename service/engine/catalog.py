@@ -1,0 +1,106 @@
+"""Every entity the engine can name, read once from the KB through stored queries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from service.queries import Catalog
+from service.vocab import PF
+
+# The kind of an entity, from its stated classes; the first class found in this order wins.
+_KINDS: list[tuple[str, str]] = [
+    ("Person", "person"),
+    ("Skill", "skill"),
+    ("Technique", "technique"),
+    ("Theme", "theme"),
+    ("Dataset", "dataset"),
+    ("Education", "role"),
+    ("Role", "role"),
+    ("EducationalOrganisation", "organisation"),
+    ("Organisation", "organisation"),
+    ("Place", "place"),
+]
+_WORK_CLASSES = {
+    "Project", "SideWork", "Paper", "Component", "Software", "Library", "CommandLineTool", "WebApplication",
+    "Service", "Game", "Visualisation", "HardwareProject", "Writing", "Talk", "Work",
+}  # fmt: skip
+# The class shown as an entity's type: the most specific kind of work first.
+_TYPE_ORDER = [
+    "Paper", "Talk", "Game", "Library", "CommandLineTool", "WebApplication", "Service", "Visualisation",
+    "HardwareProject", "Writing", "Component", "Project", "SideWork",
+]  # fmt: skip
+CONCEPTS = {"skill", "technique", "theme", "dataset"}
+
+
+@dataclass
+class Entity:
+    iri: str
+    name: str  # local name: /id/NAME, /wiki/NAME
+    label: str
+    kind: str  # work, skill, technique, theme, dataset, role, organisation, place, person
+    classes: set[str] = field(default_factory=set)
+    short: str | None = None
+    description: str = ""
+    tier: int | None = None
+    key_rank: int | None = None
+    start: str | None = None
+    end: str | None = None
+    category: str | None = None
+    organisation: str | None = None  # for a role
+    live: str | None = None
+    repository: str | None = None
+    url: str | None = None
+    article_url: str | None = None
+    has_article: bool = False
+
+    @property
+    def display(self) -> str:
+        return self.short or self.label
+
+    @property
+    def type(self) -> str:
+        for cls in _TYPE_ORDER:
+            if cls in self.classes:
+                return cls
+        return self.kind.capitalize()
+
+    def order_key(self) -> tuple[int, int, str, str]:
+        """Key work first: tier, then key-work order, then most recent (for sorting, smaller first)."""
+        end = self.end or "9999-12-31"
+        return (self.tier or 9, self.key_rank or 1000, _desc(end), _desc(self.start or ""))
+
+
+def _desc(text: str) -> str:
+    return "".join(chr(0x10FFFF - ord(c)) for c in text)
+
+
+def load_entities(catalog: Catalog, query: str, base: str, articles: set[str]) -> dict[str, Entity]:
+    """IRI -> Entity, from the stored catalog query (one row per entity and stated class)."""
+    entities: dict[str, Entity] = {}
+    for row in catalog.run(query, row_cap=1_000_000).rows:
+        iri = row["entity"].value
+        cls = row["class"].value.removeprefix(PF)
+        e = entities.get(iri)
+        if e is None:
+            name = iri[len(base) :] if iri.startswith(base) else iri.rsplit("/", 1)[-1]
+            e = entities[iri] = Entity(
+                iri=iri, name=name, label=row["label"].value, kind="", has_article=name in articles
+            )
+            for attr, column in (
+                ("short", "short"), ("description", "description"), ("start", "start"), ("end", "end"),
+                ("live", "live"), ("repository", "repository"), ("url", "url"), ("article_url", "article"),
+            ):  # fmt: skip
+                if column in row:
+                    setattr(e, attr, row[column].value)
+            if "tier" in row:
+                e.tier = int(row["tier"].value)
+            if "keyRank" in row:
+                e.key_rank = int(row["keyRank"].value)
+            if "category" in row:
+                e.category = row["category"].value
+            if "organisation" in row:
+                e.organisation = row["organisation"].value
+        e.classes.add(cls)
+    for e in entities.values():
+        e.kind = next((kind for cls, kind in _KINDS if cls in e.classes), "work" if e.classes & _WORK_CLASSES else "")
+    return {iri: e for iri, e in entities.items() if e.kind}

@@ -1,0 +1,64 @@
+"""Two-turn context (seed 001): a question that points back at the previous one is rewritten to stand alone.
+
+"and the second one?" after a list -> "tell me about <its second result>"; "what is its stack?" after
+"tell me about Lantern" -> "what is Lantern's stack?"; "and Go?" after "Rust projects" -> "Go projects".
+The words that point back (pronouns, ordinals, "and", "what about") are in lexicon/intents.yaml.
+"""
+
+from __future__ import annotations
+
+import re
+
+from service.engine.engine import Engine
+from service.engine.link import tokenize
+from service.engine.model import Plan
+
+
+def _phrase_pattern(phrases: list[str]) -> re.Pattern[str] | None:
+    if not phrases:
+        return None
+    alternatives = "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True))
+    return re.compile(rf"(?<![\w'])(?:the\s+)?(?:{alternatives})(?:\s+(?:one|project|work|result))?(?![\w'])", re.I)
+
+
+def resolve(engine: Engine, question: str, previous: Plan) -> str:
+    refs = engine.references
+    ordinals: dict[str, int] = {str(k): int(v) for k, v in (refs.get("ordinals") or {}).items()}
+    follow_on = sorted(refs.get("follow_on") or [], key=len, reverse=True)
+    linked = engine.linker.link(question)
+
+    # "the second one": a result of the previous plan, by position
+    m = _phrase_pattern(list(ordinals))
+    if m is not None and previous.results and not linked.entities:
+        found = m.search(question)
+        if found:
+            word = next(w for w in found.group().lower().split() if w in ordinals)
+            n = ordinals[word]
+            index = n - 1 if n > 0 else len(previous.results) + n
+            if 0 <= index < len(previous.results):
+                label = previous.results[index].label
+                rest = [t.word for t in tokenize(question.replace(found.group(), " "))]
+                if all(w in {"and", "what", "about", "how", "tell", "me", "is", "s"} for w in rest):
+                    return f"tell me about {label}"
+                return question.replace(found.group(), label)
+
+    # "and Go?": the previous question, with the new name in place of the old one
+    lowered = question.lower().strip()
+    if linked.entities and any(lowered.startswith(f) for f in follow_on):
+        before = engine.linker.link(previous.normalized)
+        if len(before.mentions) == 1 and len(linked.mentions) == 1:
+            old = before.mentions[0]
+            return previous.normalized[: old.start] + linked.mentions[0].text + previous.normalized[old.end :]
+
+    # "its stack": the thing the previous plan was about
+    pronouns = _phrase_pattern(list(refs.get("pronouns") or []))
+    if pronouns is not None and not linked.entities and previous.entity and previous.entity in engine.entities:
+        label = engine.entities[previous.entity].display
+        found = pronouns.search(question)
+        if found:
+            possessive = found.group().lower().endswith("its")
+            return question[: found.start()] + (f"{label}'s" if possessive else label) + question[found.end() :]
+    if not linked.entities and previous.entity and any(lowered.startswith(f) for f in follow_on):
+        label = engine.entities[previous.entity].display if previous.entity in engine.entities else ""
+        return f"{question} {label}".strip()
+    return question

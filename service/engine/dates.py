@@ -1,0 +1,140 @@
+"""Time in a question, turned into a range of dates at the precision given.
+
+Relative ("the past six months", "last year", "since last year"), named ("March 2025", "Q3 2025",
+"early 2024", "summer 2023"), written ("2025-03-14", "14 March 2025", "2019 to 2021") and bare years.
+Month names, parts of a year and number words come from lexicon/dates.yaml.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+from service.text import fold
+
+_ORDINAL_QUARTER = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "last": 4}
+
+
+@dataclass(frozen=True)
+class Period:
+    start: date
+    end: date
+    text: str  # the words that named it
+
+    def iso(self) -> tuple[str, str]:
+        return self.start.isoformat(), self.end.isoformat()
+
+
+def _month_end(year: int, month: int) -> date:
+    return date(year, month, calendar.monthrange(year, month)[1])
+
+
+def _add_months(day: date, months: int) -> date:
+    index = day.year * 12 + day.month - 1 + months
+    year, month = divmod(index, 12)
+    return date(year, month + 1, min(day.day, calendar.monthrange(year, month + 1)[1]))
+
+
+class DateParser:
+    def __init__(self, spec: Mapping[str, Any]) -> None:
+        self.months: dict[str, int] = {fold(k): int(v) for k, v in spec["months"].items()}
+        self.parts: dict[str, tuple[int, int]] = {fold(k): (int(v[0]), int(v[1])) for k, v in spec["parts"].items()}
+        self.numbers: dict[str, int] = {fold(k): int(v) for k, v in spec["numbers"].items()}
+        month = "|".join(sorted(map(re.escape, self.months), key=len, reverse=True))
+        part = "|".join(sorted(map(re.escape, self.parts), key=len, reverse=True))
+        number = "|".join(sorted(map(re.escape, self.numbers), key=len, reverse=True))
+        year = r"(19\d\d|20\d\d)"
+        self._patterns: list[tuple[re.Pattern[str], str]] = [
+            (re.compile(rf"\bsince\s+(?:({month})\s+)?{year}\b"), "since_year"),
+            (re.compile(r"\bsince\s+last\s+(year|month)\b"), "since_last"),
+            (re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"), "iso_day"),
+            (re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({month})\.?,?\s+{year}\b"), "day_month_year"),
+            (re.compile(rf"\b({month})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+{year}\b"), "month_day_year"),
+            (re.compile(rf"\bq([1-4])\s*(?:of\s+|in\s+)?(?:the\s+year\s+)?{year}\b"), "quarter"),
+            (re.compile(rf"\b(first|1st|second|2nd|third|3rd|fourth|4th|last)\s+quarter\s+(?:of\s+|in\s+)?{year}\b"),
+             "quarter_words"),
+            (re.compile(rf"\b({part})\s+(?:of\s+|in\s+)?{year}\b"), "part_year"),
+            (re.compile(rf"\b({month})\.?\s+(?:of\s+)?{year}\b"), "month_year"),
+            (re.compile(rf"\b{year}-(\d{{2}})\b"), "iso_month"),
+            (re.compile(rf"\b(?:from|between)?\s*{year}\s*(?:-|–|to|until|till|and)\s*{year}\b"), "year_range"),
+            (re.compile(rf"\b(?:past|last|previous)\s+(\d+|{number})\s+(day|week|month|year)s?\b"), "relative_n"),
+            (re.compile(r"\b(?:past|last|previous)\s+(day|week|month|year)\b"), "relative_1"),
+            (re.compile(r"\bthis\s+(year|month)\b"), "this"),
+            (re.compile(rf"\b(?:in|during|of|for|from|around|since)?\s*{year}\b"), "year"),
+        ]  # fmt: skip
+
+    def parse(self, question: str, today: date) -> Period | None:
+        text = fold(question)
+        for pattern, kind in self._patterns:
+            m = pattern.search(text)
+            if m is None:
+                continue
+            period = self._period(kind, m, today)
+            if period is not None:
+                start, end = period
+                if start <= end:
+                    return Period(start, end, m.group().strip())
+        return None
+
+    def _period(self, kind: str, m: re.Match[str], today: date) -> tuple[date, date] | None:
+        g = m.groups()
+        try:
+            if kind == "iso_day":
+                day = date(int(g[0]), int(g[1]), int(g[2]))
+                return day, day
+            if kind == "day_month_year":
+                day = date(int(g[2]), self.months[g[1]], int(g[0]))
+                return day, day
+            if kind == "month_day_year":
+                day = date(int(g[2]), self.months[g[0]], int(g[1]))
+                return day, day
+            if kind in ("quarter", "quarter_words"):
+                q = int(g[0]) if kind == "quarter" else _ORDINAL_QUARTER[g[0]]
+                year = int(g[1])
+                return date(year, 3 * q - 2, 1), _month_end(year, 3 * q)
+            if kind == "part_year":
+                first, last = self.parts[g[0]]
+                year = int(g[1])
+                start_year = year - 1 if first > last else year
+                return date(start_year, first, 1), _month_end(year, last)
+            if kind in ("month_year", "iso_month"):
+                month, year = (self.months[g[0]], int(g[1])) if kind == "month_year" else (int(g[1]), int(g[0]))
+                return date(year, month, 1), _month_end(year, month)
+            if kind == "year_range":
+                return date(int(g[0]), 1, 1), date(int(g[1]), 12, 31)
+            if kind in ("relative_n", "relative_1"):
+                n = 1 if kind == "relative_1" else (int(g[0]) if g[0].isdigit() else self.numbers[g[0]])
+                unit = g[-1]
+                if unit == "day":
+                    return today - timedelta(days=n), today
+                if unit == "week":
+                    return today - timedelta(weeks=n), today
+                months = n if unit == "month" else 12 * n
+                if kind == "relative_1" and m.group().startswith("last"):  # "last year": the calendar year before
+                    if unit == "year":
+                        return date(today.year - 1, 1, 1), date(today.year - 1, 12, 31)
+                    if unit == "month":
+                        month_start = _add_months(today.replace(day=1), -1)
+                        return month_start, _month_end(month_start.year, month_start.month)
+                return _add_months(today, -months), today
+            if kind == "since_year":
+                month = self.months[g[0]] if g[0] else 1
+                return date(int(g[1]), month, 1), today
+            if kind == "since_last":
+                if g[0] == "year":
+                    return date(today.year - 1, 1, 1), today
+                return _add_months(today.replace(day=1), -1), today
+            if kind == "this":
+                return (date(today.year, 1, 1) if g[0] == "year" else today.replace(day=1)), today
+            if kind == "year":
+                year = int(g[0])
+                if year > today.year + 1:
+                    return None
+                return date(year, 1, 1), min(date(year, 12, 31), max(today, date(year, 1, 1)))
+        except (ValueError, KeyError):
+            return None
+        return None

@@ -1,0 +1,204 @@
+"""The engine: everything planning needs, built once from an opened KB. Nothing here reads files."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from service.engine.catalog import Entity, load_entities
+from service.engine.dates import DateParser
+from service.engine.intents import Intents, Phrase, phrases
+from service.engine.link import Linker, tokenize
+from service.engine.retrieve import PassageIndex
+from service.engine.spelling import Speller
+from service.kb import KB
+from service.text import fold, stem, words
+from service.vocab import PF
+
+
+@dataclass(frozen=True)
+class Authored:
+    key: str
+    group: str  # about or canned
+    phrases: list[Phrase]
+    text: str | None
+    cite: list[str]
+    route: str | None
+
+
+@dataclass
+class Engine:
+    kb: KB
+    entities: dict[str, Entity]
+    by_name: dict[str, Entity]
+    linker: Linker
+    absent_linker: Linker
+    absent: dict[str, Any]
+    speller: Speller
+    intents: Intents
+    dates: DateParser
+    passages: PassageIndex
+    stopwords: frozenset[str]
+    synonyms: dict[str, set[str]]
+    weights: dict[str, Any]
+    routes: dict[str, Any]
+    authored: list[Authored]
+    shortcuts: dict[tuple[str, ...], str]
+    classes: dict[tuple[str, ...], tuple[str, str]]  # name words -> (IRI, "class" | "category")
+    class_labels: dict[str, tuple[str, str]]  # IRI -> (label, plural)
+    private: list[Phrase]
+    opinion: list[Phrase]
+    definitions: dict[tuple[str, ...], Any]
+    references: dict[str, Any]
+    roles_by_org: dict[str, list[str]] = field(default_factory=dict)
+
+    @classmethod
+    def from_kb(cls, kb: KB) -> Engine:
+        lex = kb.lexicon
+        extra = lex.extra
+        routes = extra["routes"]
+        weights = extra["weights"]
+        entities = load_entities(kb.catalog, routes["routes"]["catalog"], kb.site.entity_base, set(kb.articles))
+        by_name = {e.name: e for e in entities.values()}
+
+        graph_names: dict[str, set[str]] = defaultdict(set)
+        urls: dict[str, set[str]] = defaultdict(set)
+        for row in kb.catalog.run(routes["routes"]["names"], row_cap=1_000_000).rows:
+            iri = row["entity"].value
+            if iri not in entities:
+                continue
+            (urls if row["kind"].value == "url" else graph_names)[row["name"].value].add(iri)
+        stopwords = frozenset(fold(w) for w in extra.get("stopwords") or [])
+        alias_names: dict[str, set[str]] = defaultdict(set)
+        for alias, target in lex.aliases.items():
+            if target in by_name:
+                alias_names[alias].add(by_name[target].iri)
+        intents = Intents(extra["intents"])
+        linker = Linker(
+            graph_names,
+            alias_names,
+            urls,
+            set(lex.ordinary_words),
+            intents.name_cues,
+            intents.name_cues_after,
+            stopwords=stopwords,
+        )
+
+        absent_names: dict[str, set[str]] = defaultdict(set)
+        absent: dict[str, Any] = {}
+        for item in lex.absent:
+            absent[item.label] = item
+            for name in (item.label, *item.aliases):
+                absent_names[name].add(item.label)
+        absent_linker = Linker(
+            absent_names, {}, {}, set(lex.ordinary_words), intents.name_cues, intents.name_cues_after
+        )
+
+        synonyms: dict[str, set[str]] = defaultdict(set)
+        for group in lex.synonyms:
+            stems = {stem(w) for phrase in group for w in words(phrase)}
+            for s in stems:
+                synonyms[s] |= stems - {s}
+
+        passage_words = [w for p in kb.passages for w in words(f"{p.title} {p.heading} {p.text}")]
+        protected = set(linker.vocabulary) | set(stopwords) | {w for a in absent_names for w in words(a)}
+        for spec in extra["intents"].values():
+            protected |= _all_words(spec)
+        protected |= (
+            set(extra["dates"]["months"]) | set(extra["dates"]["numbers"]) | _all_words(extra["dates"]["parts"])
+        )
+        sp = weights["spelling"]
+        speller = Speller(
+            passage_words,
+            protected,
+            min_length=int(sp["min_length"]),
+            max_edits={int(k): int(v) for k, v in sp["max_edits"].items()},
+            min_dice=float(sp["min_dice"]),
+            english_guard=int(sp["english_guard"]),
+        )
+
+        answers = extra.get("answers") or {}
+        authored = [
+            Authored(
+                str(item.get("key", key)),
+                group,
+                phrases(item.get("questions")),
+                item.get("text"),
+                list(item.get("cite") or []),
+                item.get("route"),
+            )
+            for group in ("about", "canned")
+            for key, item in _items(answers.get(group))
+        ]
+        shortcuts = {tuple(words(k)): str(v) for k, v in (answers.get("shortcuts") or {}).items()}
+
+        classes: dict[tuple[str, ...], tuple[str, str]] = {}
+        class_labels: dict[str, tuple[str, str]] = {}
+        for row in kb.catalog.run(routes["routes"]["classes"]).rows:
+            iri, kind = row["term"].value, row["kind"].value
+            label = row["label"].value
+            plural = row["plural"].value if "plural" in row else label
+            class_labels[iri] = (label, plural)
+            for name in (label, plural):
+                key = tuple(t.word for t in tokenize(name))
+                if key not in classes or (kind == "class" and classes[key][1] == "category"):
+                    classes[key] = (iri, kind)  # a kind of work wins over a skill category ("libraries")
+        abstain = extra.get("abstain") or {}
+        definitions = {}
+        for d in lex.definitions:
+            for name in (d.term, *d.aliases):
+                definitions[tuple(words(name))] = d
+        roles_by_org: dict[str, list[str]] = defaultdict(list)
+        for e in entities.values():
+            if e.kind == "role" and e.organisation:
+                roles_by_org[e.organisation].append(e.iri)
+        return cls(
+            kb=kb,
+            entities=entities,
+            by_name=by_name,
+            linker=linker,
+            absent_linker=absent_linker,
+            absent=absent,
+            speller=speller,
+            intents=intents,
+            dates=DateParser(extra["dates"]),
+            passages=PassageIndex(kb.index, kb.passages, k1=weights["bm25"]["k1"], b=weights["bm25"]["b"]),
+            stopwords=stopwords,
+            synonyms=dict(synonyms),
+            weights=weights,
+            routes=routes,
+            authored=authored,
+            shortcuts=shortcuts,
+            classes=classes,
+            class_labels=class_labels,
+            private=phrases(abstain.get("private")),
+            opinion=phrases(abstain.get("opinion")),
+            definitions=definitions,
+            references=extra["intents"].get("references") or {},
+            roles_by_org=dict(roles_by_org),
+        )
+
+    def category_label(self, iri: str | None) -> tuple[str, str]:
+        return self.class_labels.get(iri or "", ("skill", "skills"))
+
+    def pf(self, name: str) -> str:
+        return PF + name
+
+
+def _items(section: Any) -> list[tuple[str, Any]]:
+    if isinstance(section, dict):
+        return list(section.items())
+    if isinstance(section, list):
+        return [(str(item.get("key", i)), item) for i, item in enumerate(section)]
+    return []
+
+
+def _all_words(spec: Any) -> set[str]:
+    if isinstance(spec, str):
+        return set(words(spec))
+    if isinstance(spec, dict):
+        return {w for k, v in spec.items() for w in _all_words(k) | _all_words(v)}
+    if isinstance(spec, list):
+        return {w for v in spec for w in _all_words(v)}
+    return set()

@@ -1,0 +1,135 @@
+"""Entity linking (main seed, Algorithm 1): find the names a question mentions.
+
+Every label, short label, alternative label, lexicon alias and resource address is a name. Addresses are
+protected first; then names are matched as whole-word sequences, longest first, each character used once.
+A name that is also an ordinary word ("Go", "Make") links only when written capitalised, after a cue word
+("written in go"), before one ("python projects"), or when it is the whole question. A name shared by
+several entities is reported as ambiguous, never silently resolved; graph names win over alias-table names.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from service.text import fold
+
+_TOKEN = re.compile(r"[^\W_]+(?:\+\+|#)?", re.UNICODE)
+_URL = re.compile(r"https?://[^\s<>\"']+", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Token:
+    word: str  # folded
+    start: int
+    end: int
+    original: str
+
+
+@dataclass
+class Mention:
+    text: str  # as written in the question
+    start: int
+    end: int
+    iris: list[str]  # one: linked; several: ambiguous
+
+
+@dataclass
+class Linked:
+    mentions: list[Mention] = field(default_factory=list)
+    unknown_urls: list[str] = field(default_factory=list)
+    rest: str = ""  # the question without the names it links
+
+    @property
+    def entities(self) -> list[str]:
+        """Linked entities in order of position, each once."""
+        seen: dict[str, None] = {}
+        for m in self.mentions:
+            if len(m.iris) == 1:
+                seen.setdefault(m.iris[0], None)
+        return list(seen)
+
+    @property
+    def ambiguous(self) -> list[Mention]:
+        return [m for m in self.mentions if len(m.iris) > 1]
+
+
+def tokenize(text: str) -> list[Token]:
+    return [Token(fold(m.group()), m.start(), m.end(), m.group()) for m in _TOKEN.finditer(text)]
+
+
+def _norm_url(url: str) -> str:
+    return re.sub(r"^https?://(www\.)?", "", url.lower()).rstrip("/")
+
+
+class Linker:
+    def __init__(
+        self,
+        graph_names: dict[str, set[str]],
+        alias_names: dict[str, set[str]],
+        urls: dict[str, set[str]],
+        ordinary: set[str],
+        cues: list[str],
+        cues_after: list[str] | None = None,
+        *,
+        stopwords: frozenset[str] = frozenset(),
+    ) -> None:
+        # name as a tuple of folded words -> owners; graph names first
+        self._names: dict[tuple[str, ...], list[str]] = {}
+        for table in (graph_names, alias_names):
+            for name, owners in table.items():
+                key = tuple(t.word for t in tokenize(name))
+                if set(key) <= stopwords:
+                    continue  # "A*" is just "a" to the tokenizer: it would link everywhere
+                if key not in self._names:
+                    self._names[key] = sorted(owners)
+        self._by_first: dict[str, list[tuple[str, ...]]] = {}
+        for key in sorted(self._names, key=len, reverse=True):
+            self._by_first.setdefault(key[0], []).append(key)
+        self._urls = {_norm_url(u): sorted(o) for u, o in urls.items()}
+        self._ordinary = {tuple(t.word for t in tokenize(w)) for w in ordinary}
+        self._cues = [tuple(t.word for t in tokenize(c)) for c in cues]
+        self._cues_after = [tuple(t.word for t in tokenize(c)) for c in cues_after or []]
+        self.vocabulary = {w for key in self._names for w in key}
+
+    def link(self, question: str) -> Linked:
+        out = Linked()
+        taken = [False] * len(question)
+        for m in _URL.finditer(question):
+            owners = self._urls.get(_norm_url(m.group()))
+            for i in range(m.start(), m.end()):
+                taken[i] = True
+            if owners:
+                out.mentions.append(Mention(m.group(), m.start(), m.end(), owners))
+            else:
+                out.unknown_urls.append(m.group())
+        tokens = [t for t in tokenize(question) if not taken[t.start]]
+        words = [t.word for t in tokens]
+        candidates: list[tuple[int, int, tuple[str, ...]]] = []  # (length, position, key)
+        for i, w in enumerate(words):
+            for key in self._by_first.get(w, ()):
+                if tuple(words[i : i + len(key)]) == key:
+                    candidates.append((len(key), i, key))
+        used = [False] * len(tokens)
+        for length, i, key in sorted(candidates, key=lambda c: (-c[0], c[1])):
+            if any(used[i : i + length]):
+                continue
+            if key in self._ordinary and not self._meant_as_name(tokens, i, length):
+                continue
+            for j in range(i, i + length):
+                used[j] = True
+            start, end = tokens[i].start, tokens[i + length - 1].end
+            out.mentions.append(Mention(question[start:end], start, end, self._names[key]))
+        out.mentions.sort(key=lambda m: m.start)
+        spans = [(m.start, m.end) for m in out.mentions]
+        out.rest = " ".join(t.original for t in tokens if not any(s <= t.start < e for s, e in spans))
+        return out
+
+    def _meant_as_name(self, tokens: list[Token], i: int, length: int) -> bool:
+        if tokens[i].original[:1].isupper() or length == len(tokens):  # capitalised, or the whole question
+            return True
+        before = tuple(t.word for t in tokens[:i])
+        after = tuple(t.word for t in tokens[i + length :])
+        return any(before[-len(cue) :] == cue for cue in self._cues if len(before) >= len(cue)) or any(
+            after[: len(cue)] == cue for cue in self._cues_after
+        )

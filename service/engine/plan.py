@@ -1,0 +1,245 @@
+"""plan(question): the planning order of the main seed (Algorithm 4), and everything done for every plan.
+
+    spelling -> shortcuts -> two-turn context -> linking -> intent -> period -> passages -> first branch that
+    answers -> interpretation, results with resources, the composed answer, confidence, follow-up-ready plan
+
+Pure and deterministic: given the KB and `today`, the same question gives the same plan.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import date
+from urllib.parse import quote
+
+from service.engine import context, routes
+from service.engine.answer import compose
+from service.engine.catalog import CONCEPTS
+from service.engine.confidence import decide
+from service.engine.engine import Engine
+from service.engine.fuse import fuse
+from service.engine.intents import contains, interpret
+from service.engine.link import tokenize
+from service.engine.model import Plan, Result
+from service.engine.resources import resources_for
+from service.engine.retrieve import search_articles
+from service.engine.state import State
+from service.text import query_terms
+
+MAX_QUESTION = 500
+_KIND_WEIGHTS = {"list": "list", "explain": "explain", "entity": "entity", "define": "define", "fact": "fact",
+                 "stack": "entity", "navigate": "entity", "source": "entity", "about": "entity"}  # fmt: skip
+
+
+class Planner:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.filler = set(engine.intents.filler) | set(engine.stopwords)
+
+    # ------------------------------------------------------------------------- public
+
+    def plan(self, question: str, previous: Plan | str | None = None, today: date | None = None) -> Plan:
+        started = time.perf_counter()
+        today = today or date.today()
+        text = " ".join(question.split())[:MAX_QUESTION]
+        plan = Plan(question=question, normalized=text)
+        if isinstance(previous, str):
+            previous = self.plan(previous, today=today) if previous.strip() else None
+        plan.previous = previous.question if previous else None
+
+        normalized, corrections = self._correct(text)
+        plan.corrections = corrections
+        normalized = self._shortcut(normalized)
+        if previous is not None:
+            normalized = context.resolve(self.engine, normalized, previous)
+        plan.normalized = normalized
+
+        st = self._understand(plan, today)
+        self._dispatch(st)
+        self._finish(st)
+        plan.timing_ms = (time.perf_counter() - started) * 1000
+        return plan
+
+    # ------------------------------------------------------------------ preprocessing
+
+    def _correct(self, text: str) -> tuple[str, list[tuple[str, str]]]:
+        out, corrections, last = [], [], 0
+        for token in tokenize(text):
+            if "://" in text[max(0, token.start - 8) : token.start + 3]:
+                continue
+            fixed = self.engine.speller.correct(token.word)
+            if fixed is None:
+                continue
+            if token.original[:1].isupper():
+                fixed = fixed[:1].upper() + fixed[1:]
+            out.append(text[last : token.start] + fixed)
+            last = token.end
+            corrections.append((token.original, fixed))
+        out.append(text[last:])
+        return "".join(out), corrections
+
+    def _shortcut(self, text: str) -> str:
+        key = tuple(t.word for t in tokenize(text))
+        return self.engine.shortcuts.get(key, text)
+
+    def _understand(self, plan: Plan, today: date) -> State:
+        engine = self.engine
+        linked = engine.linker.link(plan.normalized)
+        words = [t.word for t in tokenize(plan.normalized)]
+        cue = [t.word for t in tokenize(linked.rest)]
+        st = State(engine=engine, plan=plan, today=today, words=words, linked=linked, cue=cue)
+        authored = self._authored(words)
+        st.kind = engine.intents.kind(
+            words, cue, st.linked_kinds(), authored=authored is not None, linked_any=bool(st.entities)
+        )
+        st.authored_key = authored
+        st.period = engine.dates.parse(plan.normalized, today)
+        if st.period:
+            plan.period = st.period.iso()
+        st.terms = query_terms(plan.normalized, engine.stopwords)
+        plan.search_terms = list(st.terms)
+        plan.expansions = sorted({s for t in st.terms for s in engine.synonyms.get(t, ())} - set(st.terms))
+        hits = (
+            search_articles(engine.passages, st.terms, engine.synonyms, engine.weights["article"]) if st.terms else []
+        )
+        cfg = engine.weights["wiki_hits"]
+        if hits:
+            floor = hits[0].score * float(cfg["min_relative_score"])
+            hits = [h for h in hits if h.coverage >= float(cfg["min_coverage"]) and h.score >= floor]
+        st.hits = hits[: int(cfg["limit"])]
+        plan.intent = st.kind
+        plan.ambiguous = [(m.text, m.iris) for m in linked.ambiguous]
+        return st
+
+    def _authored(self, words: list[str]) -> str | None:
+        for item in self.engine.authored:
+            for phrase in item.phrases:
+                if not contains(words, phrase):
+                    continue
+                n = len(phrase)
+                at = next(i for i in range(len(words) - n + 1) if tuple(words[i : i + n]) == phrase)
+                rest = words[:at] + words[at + n :]
+                if all(w in self.filler for w in rest):
+                    return item.key
+        return None
+
+    # ----------------------------------------------------------------------- branches
+
+    def _dispatch(self, st: State) -> None:
+        if self._refused(st):
+            return
+        if st.linked.ambiguous and not st.entities:
+            st.plan.route = "ambiguous"
+            return
+        key = st.authored_key
+        order: list[Callable[[State], bool]] = [
+            routes.pivot,
+            routes.comparison,
+            routes.count,
+            routes.period,
+            routes.class_list,
+            lambda s: key is not None and routes.authored(s, key),
+            lambda s: s.kind in ("contact", "recent") and routes.authored(s, s.kind),
+            routes.define,
+            routes.explain,
+            routes.with_all,
+            routes.concept_works,
+            routes.entity_answer,
+            routes.top_passage,
+            routes.lexicon_definition,
+        ]
+        for branch in order:
+            if branch(st):
+                return
+        st.plan.route = "empty"
+
+    def _refused(self, st: State) -> bool:
+        """Private matters always, opinions and chit-chat when nothing the site knows is named."""
+        if any(contains(st.words, p) for p in self.engine.private):
+            st.plan.route = "private"
+            return True
+        if not st.entities and any(contains(st.words, p) for p in self.engine.opinion):
+            st.plan.route = "off_topic"
+            return True
+        return False
+
+    # ------------------------------------------------------------------------- finish
+
+    def _finish(self, st: State) -> None:
+        engine, plan = self.engine, st.plan
+        ents = st.entities
+        main = next((e for e in ents if e.iri in st.listed), ents[0] if ents else None)
+        if main is None and st.listed and plan.route in ("passage", "explain", "entity", "definition"):
+            main = engine.entities.get(st.listed[0])
+        plan.entity = main.iri if main else None
+        bare_work = bool(
+            ents
+            and ents[0].kind == "work"
+            and len(st.linked.mentions) == 1
+            and not [w for w in st.cue if w not in self.filler]
+        )
+        it = interpret(st.kind, st.words, counting=st.has("count"), bare_work=bare_work and st.kind == "entity",
+                       named=bool(ents))  # fmt: skip
+        if plan.route == "comparison":
+            it = type(it)("compare", "compare")
+        plan.task, plan.operation = it.task, it.operation
+
+        plan.results = self._results(st, it.task)
+        plan.answer = compose(st.draft, st.read)
+        support = st.support if plan.route == "passage" else 1.0
+        plan.support = support
+        named = (bool(ents) and plan.route not in ("passage",)) or (plan.route == "passage" and main is not None and
+                                                               main.iri in st.linked.entities)  # fmt: skip
+        plan.confidence = decide(
+            ambiguous=plan.route == "ambiguous",
+            exact_route=st.exact,
+            answered=plan.answer is not None,
+            named=named,
+            support=support,
+            strong_support=float(engine.weights["confidence"]["strong_support"]),
+            terms=len(st.terms),
+            strong_min_terms=int(engine.weights["confidence"]["strong_min_terms"]),
+        )
+        if plan.confidence.level == "none":
+            plan.answer = None
+            email = engine.kb.site.contact_email
+            plan.contact_url = (
+                f"mailto:{email}?subject={quote('A question from ' + engine.kb.site.name)}&body={quote(plan.question)}"
+            )
+            plan.fallback = (
+                "Not covered: nothing Ines has published in this portfolio answers that. "
+                f"You can ask her directly at {email}."
+            )
+
+    def _results(self, st: State, task: str) -> list[Result]:
+        engine = self.engine
+        limit = int(engine.weights["results"]["limit"])
+        tiers = {iri: e.tier for iri, e in engine.entities.items()}
+        if st.listed:
+            ranked = [(iri, 1.0 / (n + 1)) for n, iri in enumerate(dict.fromkeys(st.listed))]
+        else:
+            lists: dict[str, list[str]] = {"linked": st.linked.entities, "wiki": []}
+            for h in st.hits:
+                if h.article in engine.by_name:
+                    lists["wiki"].append(engine.by_name[h.article].iri)
+            concepts = [e for e in st.entities if e.kind in CONCEPTS]
+            if concepts and st.plan.route not in ("empty", "private", "off_topic"):
+                candidate = engine.routes["candidates"].get(concepts[0].kind)
+                if candidate:
+                    run = st.run(candidate["query"], {candidate["param"]: concepts[0].iri})
+                    lists["graph"] = [r["work"].value for r in run.rows if "work" in r]
+            fusion = engine.weights["fusion"]
+            weights = fusion["weights"][_KIND_WEIGHTS.get(st.kind, "search")]
+            ranked = fuse(lists, weights, tiers, {int(k): float(v) for k, v in fusion["tier_factor"].items()},
+                          int(fusion["k"]))  # fmt: skip
+        if st.plan.route in ("private", "off_topic", "empty"):
+            ranked = []
+        out = []
+        for iri, score in ranked[:limit]:
+            e = engine.entities.get(iri)
+            if e is None:
+                continue
+            resources, primary = resources_for(e, task)
+            out.append(Result(e.iri, e.label, e.type, e.tier, score, resources, primary))
+        return out

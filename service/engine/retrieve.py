@@ -1,0 +1,153 @@
+"""Passage retrieval: BM25 over the Whoosh passage index, and articles scored from their passages.
+
+A Whoosh search costs several milliseconds per query on this machine (LIBRARY-FACTS.md); planning has a
+budget of about three. So the postings Whoosh built are read once, when the engine starts, into plain
+dicts, and BM25 is computed over them (docs/PERFORMANCE.md has the measurements; a test checks the
+ranking against Whoosh's own BM25F on the same index).
+
+An article scores by its best passage, plus a share of the rest, plus a bonus per query term in its title,
+plus a bonus for the share of the query's information it holds anywhere (coverage). Coverage is weighted
+by IDF, and a query word found in no passage weighs the most, so words the site never uses drag it down.
+Heading words count as coverage; a lead passage loses a tie to a specific section.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from whoosh.index import Index
+
+from service.kb.wiki import Passage
+from service.text import terms
+
+
+@dataclass
+class PassageHit:
+    passage: Passage
+    score: float
+
+
+@dataclass
+class ArticleHit:
+    article: str
+    entity: str
+    title: str
+    score: float
+    coverage: float  # IDF-weighted share of the query found in the article (body or headings)
+    best: PassageHit
+    passages: list[PassageHit] = field(default_factory=list)
+
+
+class PassageIndex:
+    def __init__(self, index: Index, passages: Sequence[Passage], *, k1: float, b: float) -> None:
+        by_id = {p.id: p for p in passages}
+        self.k1, self.b = k1, b
+        self.postings: dict[str, dict[int, int]] = {}
+        with index.reader() as reader:
+            self.docs: list[Passage] = [by_id[f["id"]] for _, f in sorted(reader.iter_docs())]
+            self.lengths = [reader.doc_field_length(n, "body", 0) or 0 for n in range(len(self.docs))]
+            for term in reader.field_terms("body"):
+                matcher = reader.postings("body", term)
+                self.postings[term] = dict(zip(matcher.all_ids(), _weights(reader, term), strict=True))
+        self.n = len(self.docs)
+        self.avg = sum(self.lengths) / max(1, self.n)
+        self.heading_terms = [frozenset(terms(p.heading)) for p in self.docs]
+        self.article_terms: dict[str, set[str]] = defaultdict(set)
+        for doc, p in enumerate(self.docs):
+            self.article_terms[p.article] |= self.heading_terms[doc]
+        for term, docs in self.postings.items():
+            for doc in docs:
+                self.article_terms[self.docs[doc].article].add(term)
+        self.title_terms = {p.article: frozenset(terms(p.title)) for p in self.docs}
+        self.max_idf = self.idf("\0unseen")
+
+    def df(self, term: str) -> int:
+        return len(self.postings.get(term, ()))
+
+    def idf(self, term: str) -> float:
+        n = self.df(term)
+        return math.log(1 + (self.n - n + 0.5) / (n + 0.5))
+
+    def bm25(self, weighted: Mapping[str, float]) -> dict[int, float]:
+        """Passage number -> BM25 score for terms with query weights (1 for a word, less for a synonym)."""
+        scores: dict[int, float] = defaultdict(float)
+        k1, b, avg = self.k1, self.b, self.avg
+        for term, weight in weighted.items():
+            docs = self.postings.get(term)
+            if not docs:
+                continue
+            idf = self.idf(term) * weight
+            for doc, tf in docs.items():
+                norm = k1 * (1 - b + b * self.lengths[doc] / avg)
+                scores[doc] += idf * tf * (k1 + 1) / (tf + norm)
+        return scores
+
+    def passage_terms(self, passage: Passage) -> set[str]:
+        return set(terms(passage.text)) | set(terms(passage.heading))
+
+    def coverage(self, query: Sequence[str], found: set[str], synonyms: Mapping[str, set[str]]) -> float:
+        """IDF-weighted share of the query words (or a synonym of each) in `found`; unknown words weigh most."""
+        total = covered = 0.0
+        for term in query:
+            weight = self.idf(term) if self.df(term) else self.max_idf
+            total += weight
+            if term in found or synonyms.get(term, set()) & found:
+                covered += weight
+        return covered / total if total else 0.0
+
+
+def _weights(reader: object, term: bytes) -> list[int]:
+    matcher = reader.postings("body", term)  # type: ignore[attr-defined]
+    out = []
+    while matcher.is_active():
+        out.append(int(matcher.weight()))
+        matcher.next()
+    return out
+
+
+def search_articles(
+    index: PassageIndex,
+    query: Sequence[str],
+    synonyms: Mapping[str, set[str]],
+    weights: Mapping[str, float],
+) -> list[ArticleHit]:
+    """Articles ranked for the stemmed query words; `synonyms` maps a word to its stemmed synonyms."""
+    weighted: dict[str, float] = {t: 1.0 for t in query}
+    for term in query:
+        for syn in synonyms.get(term, ()):
+            weighted.setdefault(syn, weights["synonym_weight"])
+    scores = index.bm25(weighted)
+    by_article: dict[str, list[PassageHit]] = defaultdict(list)
+    for doc, score in scores.items():
+        by_article[index.docs[doc].article].append(PassageHit(index.docs[doc], score))
+    hits = []
+    for article, passages in by_article.items():
+        # lead passages lose ties to specific sections
+        passages.sort(key=lambda h: (-h.score, h.passage.kind == "lead", h.passage.position))
+        best = passages[0]
+        rest = sum(h.score for h in passages[1:])
+        coverage = index.coverage(query, index.article_terms[article], synonyms)
+        in_title = sum(1 for t in query if t in index.title_terms[article])
+        score = (
+            best.score
+            + weights["rest_share"] * rest
+            + weights["title_bonus"] * in_title
+            + weights["coverage_bonus"] * coverage
+        )
+        first = best.passage
+        hits.append(ArticleHit(article, first.entity, first.title, score, coverage, best, passages))
+    hits.sort(key=lambda h: (-h.score, h.article))
+    return hits
+
+
+def best_passage_for(index: PassageIndex, article: str, query: Sequence[str], synonyms: Mapping[str, set[str]],
+                     weights: Mapping[str, float]) -> PassageHit | None:  # fmt: skip
+    """The passage of one article that best answers the query (its lead when nothing matches)."""
+    for hit in search_articles(index, query, synonyms, weights):
+        if hit.article == article:
+            return hit.best
+    lead = next((p for p in index.docs if p.article == article and p.kind == "lead"), None)
+    return PassageHit(lead, 0.0) if lead else None

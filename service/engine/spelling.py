@@ -1,0 +1,81 @@
+"""Spelling: a word the site does not know is corrected against the site's own vocabulary.
+
+Candidates are found by Damerau-Levenshtein distance (transpositions count once: "pyhton" -> "python"),
+scanned with rapidfuzz's C++ implementation; character-bigram Sorensen-Dice similarity is the second
+signal and breaks ties, then how often the site uses the word. A word that is ordinary, common English
+("election", "pizza") is never "corrected" into a site word: it is a real word the site does not cover.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from functools import lru_cache
+
+from rapidfuzz import process
+from rapidfuzz.distance import DamerauLevenshtein
+from spellchecker import SpellChecker
+
+_RARE_FACTOR = 20  # a rare site word is corrected only towards a word used this many times more
+_SETTLED = 5  # a word the site uses this often is never a misspelling
+
+
+def bigrams(word: str) -> set[str]:
+    padded = f" {word} "
+    return {padded[i : i + 2] for i in range(len(padded) - 1)}
+
+
+def dice(a: str, b: str) -> float:
+    x, y = bigrams(a), bigrams(b)
+    return 2 * len(x & y) / (len(x) + len(y)) if x or y else 0.0
+
+
+class Speller:
+    def __init__(
+        self,
+        vocabulary: Iterable[str],
+        protected: Iterable[str],
+        *,
+        min_length: int,
+        max_edits: dict[int, int],
+        min_dice: float,
+        english_guard: int,
+    ) -> None:
+        self.counts = Counter(w for w in vocabulary if any(c.isalpha() for c in w))
+        # A word the wiki uses rarely may itself be a typo quoted as an example ("pyhton"): it stays open to
+        # correction, but only towards a word the site uses far more often.
+        self.known = {w for w, n in self.counts.items() if n >= _SETTLED} | set(protected)
+        self._choices = sorted(self.counts)
+        self._min_length = min_length
+        self._max_edits = sorted(max_edits.items())
+        self._min_dice = min_dice
+        self._guard = english_guard
+        self._english = SpellChecker().word_frequency
+        self.correct = lru_cache(maxsize=8192)(self._correct)
+
+    def _edits_allowed(self, word: str) -> int:
+        allowed = 0
+        for length, edits in self._max_edits:
+            if len(word) >= length:
+                allowed = edits
+        return allowed
+
+    def _correct(self, word: str) -> str | None:
+        """The site's word this one is a misspelling of, or None."""
+        if len(word) < self._min_length or word in self.known or not word.isalpha():
+            return None
+        if self._english[word] >= self._guard:
+            return None
+        edits = self._edits_allowed(word)
+        found = process.extract(word, self._choices, scorer=DamerauLevenshtein.distance, score_cutoff=edits, limit=20)
+        best: tuple[float, float, int, str] | None = None
+        for candidate, distance, _ in found:
+            similarity = dice(word, candidate)
+            if similarity < self._min_dice or candidate == word:
+                continue
+            if self.counts[word] and self.counts[candidate] < _RARE_FACTOR * self.counts[word]:
+                continue
+            key = (-distance, similarity, self.counts[candidate], candidate)
+            if best is None or key > best:
+                best = key
+        return best[3] if best else None

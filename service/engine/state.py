@@ -1,0 +1,96 @@
+"""The working state of one plan: what was understood, what was read, what will be answered."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+from urllib.parse import quote
+
+from service.engine.answer import Draft, Read, Reading
+from service.engine.catalog import Entity
+from service.engine.dates import Period
+from service.engine.engine import Engine
+from service.engine.link import Linked
+from service.engine.model import Plan
+from service.engine.resources import about_url
+from service.engine.retrieve import ArticleHit, PassageHit
+from service.kb.wiki import slug
+from service.queries import QueryRun
+from service.text import stem
+
+
+@dataclass
+class State:
+    engine: Engine
+    plan: Plan
+    today: date
+    words: list[str]  # every word of the normalized question, folded
+    linked: Linked
+    cue: list[str]  # the words that name nothing
+    kind: str = "search"
+    authored_key: str | None = None  # the authored or canned answer the question matches
+    period: Period | None = None
+    hits: list[ArticleHit] = field(default_factory=list)  # wiki articles, best first, filtered
+    terms: tuple[str, ...] = ()
+    read: Read = field(default_factory=Read)
+    draft: Draft = field(default_factory=Draft)
+    exact: bool = False  # an authored or graph answer
+    listed: list[str] = field(default_factory=list)  # IRIs a route listed, in its order
+    support: float = 0.0
+    graph_lists: dict[str, list[str]] = field(default_factory=dict)
+
+    # -- what was linked ------------------------------------------------------------------
+
+    @property
+    def entities(self) -> list[Entity]:
+        return [self.engine.entities[i] for i in self.linked.entities if i in self.engine.entities]
+
+    def linked_kinds(self) -> list[str]:
+        return [e.kind for e in self.entities]
+
+    def has(self, rule: str) -> bool:
+        return self.engine.intents.has(rule, self.words)
+
+    def unknown_rest(self) -> list[str]:
+        """Content words outside the linked names that the site never uses anywhere: the question asks
+        about something else ("the weather in Lisbon tomorrow"), so an overview of the name is no answer."""
+        index, engine = self.engine.passages, self.engine
+        known = engine.linker.vocabulary | engine.speller.known
+        return [
+            t
+            for t in (stem(w) for w in self.cue if w not in engine.stopwords and w not in engine.intents.filler)
+            if not index.df(t) and t not in known
+        ]
+
+    # -- reading --------------------------------------------------------------------------
+
+    def run(self, route: str, params: dict[str, Any] | None = None, *, cap: int = 1000) -> QueryRun:
+        """Run the stored query a route names (lexicon/routes.yaml) and keep it in the plan."""
+        name = self.engine.routes["routes"].get(route, route)
+        run = self.engine.kb.catalog.run(name, params or {}, row_cap=cap)
+        self.plan.sparql.append(run)
+        return run
+
+    def read_query(self, run: QueryRun, summary: str) -> str:
+        title = self.engine.kb.catalog[run.name].title
+        return self.read.add(
+            f"q:{len(self.plan.sparql)}:{run.name}",
+            Reading("graph", title, "/console?query=" + quote(run.query, safe=""), summary),
+        )
+
+    def read_passage(self, hit: PassageHit) -> str:
+        p = hit.passage
+        anchor = "" if p.kind == "lead" else "#" + slug(p.heading.split(" › ")[-1])
+        return self.read.add(f"p:{p.id}", Reading("passage", p.heading, f"/wiki/{p.article}{anchor}", p.text))
+
+    def read_entity(self, entity: Entity, run: QueryRun) -> str:
+        return self.read.add(
+            f"e:{entity.name}", Reading("graph", entity.label, about_url(entity), entity.description or entity.label)
+        )
+
+    def read_definition(self, term: str, text: str, url: str) -> str:
+        return self.read.add(f"d:{term}", Reading("definition", term, url, text))
+
+    def say(self, text: str, *refs: str) -> None:
+        self.draft.say(text, *refs)

@@ -1,0 +1,65 @@
+"""One tokenizer and one light stemmer for every part: the passage index, linking, spelling and scoring.
+
+Words are lower-cased and stripped of accents ("Protégé" -> "protege"); digits survive ("q3", "2025");
+"c++" and "c#" stay whole. The stemmer only strips plural and tense endings, the same way on both sides.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+_WORD = re.compile(r"[a-z0-9]+(?:\+\+|#)?")
+_VOWEL = re.compile(r"[aeiouy]")
+
+
+@lru_cache(maxsize=65536)
+def fold(text: str) -> str:
+    """Lower case without accents: what every comparison of words is made on."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).replace("ß", "ss")
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(fold(text))
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """Strip plural and tense endings: projects -> project, libraries -> library, running -> run."""
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("sses"):
+        return word[:-2]
+    if word.endswith("es") and word[-3] in "sxz" and len(word) > 4:
+        return word[:-2]
+    if word.endswith(("ches", "shes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix):
+            base = word[: -len(suffix)]
+            if len(base) >= 3 and _VOWEL.search(base):
+                if len(base) > 3 and base[-1] == base[-2] and base[-1] not in "lsz":
+                    base = base[:-1]  # running -> run
+                return base
+    return word
+
+
+def terms(text: str) -> list[str]:
+    """Stemmed words of a text, stop words included (the index keeps them; queries drop them)."""
+    return [stem(w) for w in words(text)]
+
+
+@lru_cache(maxsize=4096)
+def query_terms(text: str, stopwords: frozenset[str]) -> tuple[str, ...]:
+    """Distinct stemmed content words of a question, in order of first appearance."""
+    seen: dict[str, None] = {}
+    for w in words(text):
+        if w not in stopwords:
+            seen.setdefault(stem(w), None)
+    return tuple(seen)
