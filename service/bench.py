@@ -8,8 +8,11 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 
+from service import snapshot
+from service.engine.plan import Planner
 from service.kb import KB
 from service.kb.build import build
 from service.kb.sources import Sources
@@ -68,3 +71,23 @@ def bench_queries(kb_path: Path, runs: int = 200, out: Callable[[str], None] = p
                 rows = len(run.rows)
             cells.append(f"{statistics.median(times):.2f} | {percentile(times, 0.95):.2f}")
         out(f"| {name} | {rows} | {cells[0]} | {cells[1]} |")
+
+
+def bench_plan(planner: Planner, rounds: int = 3, out: Callable[[str], None] = print) -> None:
+    """plan() over every generated snapshot question, after one warm-up round; times from plan.timing_ms."""
+    today = date(2026, 11, 30)
+    qs = snapshot.questions(planner)
+    for q in qs:
+        planner.plan(q, today=today)
+    times: dict[str, list[float]] = {}
+    for _ in range(rounds):
+        for q in qs:
+            plan = planner.plan(q, today=today)
+            times.setdefault(plan.route, []).append(plan.timing_ms)
+    every = [t for ts in times.values() for t in ts]
+    out(f"{len(qs)} questions x {rounds} rounds after a warm-up round; ms per plan()\n")
+    out("| route | plans | p50 | p95 |")
+    out("|---|---|---|---|")
+    for route, ts in sorted(times.items(), key=lambda kv: -len(kv[1])):
+        out(f"| {route} | {len(ts)} | {statistics.median(ts):.2f} | {percentile(ts, 0.95):.2f} |")
+    out(f"| **all** | {len(every)} | {statistics.median(every):.2f} | {percentile(every, 0.95):.2f} |")

@@ -9,9 +9,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from service import engine
-from service.bench import bench_build, bench_queries
+from service import engine, snapshot
+from service.bench import bench_build, bench_plan, bench_queries
+from service.config import ROOT
 from service.errors import FolioError, ProblemsFound
+from service.evaluate import run_suite, summary
 from service.kb import KB, default_kb_path
 from service.kb.build import build, is_current
 from service.kb.check import check_inputs
@@ -92,12 +94,57 @@ def cmd_ask(args: argparse.Namespace) -> int:
     return 0
 
 
+def _planner(args: argparse.Namespace) -> engine.Planner:
+    return engine.load(KB.open(_kb_path(args), in_memory=True))
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     if args.what == "build":
         bench_build(_sources(args))
-    else:
+    elif args.what == "queries":
         bench_queries(_kb_path(args), runs=args.runs)
+    else:
+        bench_plan(_planner(args))
     return 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    planner = _planner(args)
+    path = (
+        Path(args.file)
+        if args.file
+        else ROOT / "tests" / ("search-holdout.json" if args.holdout else "search-eval.json")
+    )
+    results, today = run_suite(planner, path, holdout=args.holdout)
+    report = summary(results)
+    if args.json:
+        report["failures"] = [{"id": r.id, "question": r.question, "group": r.group, "problems": r.problems}
+                              for r in results if not r.ok]  # fmt: skip
+        print(json.dumps(report, indent=2))
+    else:
+        print(f"{path.name} (today = {today}): {report['right']} of {report['cases']} right")
+        for group, g in report["groups"].items():
+            print(f"  {group}: {g['right']} of {g['cases']} ({100 * g['right'] / g['cases']:.0f} %)")
+        print(f"  MRR {report['mrr']}; planning p50 {report['plan_ms_p50']} ms, p95 {report['plan_ms_p95']} ms")
+        for r in results:
+            if not r.ok:
+                print(f"  FAIL {r.id} [{r.group}] {r.question!r}: {'; '.join(r.problems)}")
+    failed = report["right"] != report["cases"]
+    return 1 if failed and not args.holdout else 0
+
+
+def cmd_snapshot(args: argparse.Namespace) -> int:
+    planner = _planner(args)
+    path = Path(args.file)
+    if args.action == "save":
+        n = snapshot.save(planner, path, engine.today())
+        print(f"recorded {n} plans in {path}")
+        return 0
+    diffs = snapshot.check(planner, path)
+    for line in diffs[:200]:
+        print(line)
+    print(f"{len(diffs)} difference(s)" if diffs else "no differences")
+    return 1 if diffs else 0
 
 
 def _print_counts(manifest: dict[str, Any]) -> None:
@@ -143,8 +190,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("question")
     p.add_argument("--previous", help="the question asked before this one (two-turn context)")
     p.add_argument("--json", action="store_true", help="print the Plan as JSON")
-    p = command("bench", cmd_bench, "measure: build times, or each stored query's median and p95")
-    p.add_argument("what", choices=["build", "queries"])
+    p = command("eval", cmd_eval, "run the regression suite (or the held-out set) and print the figures")
+    p.add_argument("--holdout", action="store_true", help="the held-out set (reports, never fails)")
+    p.add_argument("--file", help="another suite file")
+    p.add_argument("--json", action="store_true")
+    p = command("snapshot", cmd_snapshot, "record plan() for the generated questions, or check against a record")
+    p.add_argument("action", choices=["save", "check"])
+    p.add_argument("file")
+    p = command("bench", cmd_bench, "measure: build times, each stored query, or plan() over the snapshot questions")
+    p.add_argument("what", choices=["build", "queries", "plan"])
     p.add_argument("--runs", type=int, default=200, help="runs per query (bench queries)")
     inputs(p)
     return parser

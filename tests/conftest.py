@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 
 import pytest
 
+from service.engine import Planner, load
 from service.kb import KB
 from service.kb.build import build
 from service.kb.sources import Sources
@@ -42,3 +44,12 @@ def demo_kb_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def demo_kb(demo_kb_path: Path) -> Iterator[KB]:
     yield KB.open(demo_kb_path)
+
+
+@pytest.fixture(scope="session")
+def planner(demo_kb_path: Path) -> Planner:
+    """The engine over an in-memory copy of the demo KB, as the web app runs it."""
+    return load(KB.open(demo_kb_path, in_memory=True))
+
+
+TODAY = date(2026, 11, 30)

@@ -90,9 +90,8 @@ class Planner:
         cue = [t.word for t in tokenize(linked.rest)]
         st = State(engine=engine, plan=plan, today=today, words=words, linked=linked, cue=cue)
         authored = self._authored(words)
-        st.kind = engine.intents.kind(
-            words, cue, st.linked_kinds(), authored=authored is not None, linked_any=bool(st.entities)
-        )
+        about = authored is not None and any(a.key == authored and a.group == "about" for a in engine.authored)
+        st.kind = engine.intents.kind(words, cue, st.linked_kinds(), authored=about, linked_any=bool(st.entities))
         st.authored_key = authored
         st.period = engine.dates.parse(plan.normalized, today)
         if st.period:
@@ -130,7 +129,7 @@ class Planner:
         if self._refused(st):
             return
         if st.linked.ambiguous and not st.entities:
-            st.plan.route = "ambiguous"
+            routes.ambiguous(st)
             return
         key = st.authored_key
         order: list[Callable[[State], bool]] = [
@@ -173,12 +172,7 @@ class Planner:
         if main is None and st.listed and plan.route in ("passage", "explain", "entity", "definition"):
             main = engine.entities.get(st.listed[0])
         plan.entity = main.iri if main else None
-        bare_work = bool(
-            ents
-            and ents[0].kind == "work"
-            and len(st.linked.mentions) == 1
-            and not [w for w in st.cue if w not in self.filler]
-        )
+        bare_work = bool(ents and ents[0].kind == "work" and len(st.linked.mentions) == 1 and not st.cue)
         it = interpret(st.kind, st.words, counting=st.has("count"), bare_work=bare_work and st.kind == "entity",
                        named=bool(ents))  # fmt: skip
         if plan.route == "comparison":

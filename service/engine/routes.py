@@ -17,13 +17,13 @@ from service.queries import QueryRun
 _VERB = {"skill": "use", "theme": "sit under", "technique": "implement", "dataset": "use"}
 
 
-def names(labels: list[str], limit: int) -> str:
+def names(labels: list[str], limit: int, joiner: str = "and") -> str:
     """'A', 'A and B', 'A, B and C', or 'A, B, C and 4 more'."""
     if not labels:
         return ""
     if len(labels) > limit:
         return ", ".join(labels[:limit]) + f" and {len(labels) - limit} more"
-    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
+    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + f" {joiner} " + labels[-1]
 
 
 def _labels(st: State, iris: list[str]) -> list[str]:
@@ -46,6 +46,20 @@ def _key_first(st: State, iris: list[str]) -> str:
 
 def _plural(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
+
+
+# ---------------------------------------------------------------------------- ambiguous
+
+
+def ambiguous(st: State) -> bool:
+    """A name shared by several entities: list them, and let the visitor choose."""
+    mention = st.linked.ambiguous[0]
+    st.plan.route = "ambiguous"
+    options = [st.engine.entities[i] for i in mention.iris if i in st.engine.entities]
+    refs = [st.read_entity(e, st.run("facts", {"entity": e.iri})) for e in options]
+    st.listed = [e.iri for e in options]
+    st.say(f"“{mention.text}” can mean {names([e.label for e in options], 5, 'or')}. Which one do you mean?", *refs)
+    return True
 
 
 # -------------------------------------------------------------------------------- pivot

@@ -1,0 +1,142 @@
+"""Whole plans: what a visitor sees for the kinds of question the product promises to handle."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from urllib.parse import unquote
+
+import pyoxigraph as ox
+import pytest
+
+from service import snapshot
+from service.engine import Planner
+from service.engine.followups import next_questions
+from tests.conftest import TODAY
+
+ID = "https://inescalder.example/id/"
+
+
+def names(plan_results: list[object]) -> list[str]:
+    return [r.iri.removeprefix(ID) for r in plan_results]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what do you think about the election?",
+        "tell me a joke",
+        "best pizza near the station",
+        "what is her home address?",
+        "what is Ines's phone number?",
+        "how old is she?",
+        "what's the weather in Lisbon tomorrow?",
+        "tell me a joke about rust",
+    ],
+)
+def test_unrelated_and_private_questions_are_not_answered(planner: Planner, question: str) -> None:
+    plan = planner.plan(question, today=TODAY)
+    assert plan.confidence.level == "none" and plan.answer is None
+    assert plan.fallback and "hello@inescalder.example" in plan.fallback
+    assert plan.contact_url is not None and plan.contact_url.startswith("mailto:hello@inescalder.example")
+    assert question in unquote(plan.contact_url)  # the contact link is prefilled with the question
+
+
+def test_absent_technology_pivots_to_what_is_used(planner: Planner) -> None:
+    plan = planner.plan("Scala projects", today=TODAY)
+    assert plan.route == "pivot" and plan.confidence.level == "exact"
+    assert plan.answer is not None and plan.answer.text.startswith("The graph lists no Scala work")
+    assert "Python" in plan.answer.text  # the most used programming language
+    evidence = plan.sparql[0]
+    assert evidence.name == "works-using-skill-named" and evidence.rows == [] and '"Scala"' in evidence.query
+    assert all(r.tier == 1 for r in plan.results)  # key work in the languages she does use
+
+
+def test_comparison_shows_shared_and_distinct(planner: Planner) -> None:
+    plan = planner.plan("compare Tessera and Shapeshift", today=TODAY)
+    assert plan.route == "comparison" and plan.task == "compare"
+    assert names(plan.results)[:2] == ["Tessera", "Shapeshift"]
+    assert plan.answer is not None and "share" in plan.answer.text and "Only Tessera" in plan.answer.text
+
+
+def test_count_agrees_with_its_list(planner: Planner) -> None:
+    plan = planner.plan("how many projects use Rust?", today=TODAY)
+    assert plan.route == "count" and plan.operation == "count"
+    assert plan.answer is not None and plan.answer.text.startswith("26 works use Rust")
+
+
+def test_period_answers_show_the_sparql_with_the_dates(planner: Planner) -> None:
+    plan = planner.plan("what did she build in Q3 2025?", today=TODAY)
+    assert plan.route == "works_in_period" and plan.period == ("2025-07-01", "2025-09-30")
+    assert names(plan.results)[:3] == ["ThisSite", "Lantern", "Shapeshift"]
+    assert any('"2025-07-01"^^<http://www.w3.org/2001/XMLSchema#date>' in run.query for run in plan.sparql)
+
+
+def test_two_turn_context(planner: Planner) -> None:
+    first = planner.plan("tell me about Lantern", today=TODAY)
+    follow = planner.plan("what is its stack?", previous=first, today=TODAY)
+    assert follow.route == "stack" and follow.entity == ID + "Lantern"
+    listing = planner.plan("Rust projects", today=TODAY)
+    second = planner.plan("and the second one?", previous=listing, today=TODAY)
+    assert second.entity == listing.results[1].iri
+    other = planner.plan("and Go?", previous="Rust projects", today=TODAY)
+    assert other.normalized == "Go projects" and other.entity == ID + "Go"
+
+
+def test_ambiguous_name_is_reported_not_resolved(planner: Planner) -> None:
+    # both Raspberry Pi signs are known as "e-paper departure board": the visitor chooses
+    plan = planner.plan("tell me about the e-paper departure board", today=TODAY)
+    assert plan.route == "ambiguous" and plan.confidence.level == "exact"
+    assert plan.ambiguous == [("e-paper departure board", [ID + "TenementBusSign", ID + "TramDepartureBoard"])]
+    assert {r.iri for r in plan.results} >= {ID + "TenementBusSign", ID + "TramDepartureBoard"}
+
+
+def test_every_graph_answer_carries_sparql_that_reproduces_its_rows(planner: Planner) -> None:
+    store = planner.engine.kb.store
+    for question in ["Rust projects", "games", "what did she build in 2018?", "compare Go and Rust", "Scala projects",
+                     "how many works use Python?", "what is Tidewise built with?", "databases"]:  # fmt: skip
+        plan = planner.plan(question, today=TODAY)
+        assert plan.sparql, question
+        for run in plan.sparql:
+            again = store.query(run.query, use_default_graph_as_union=True)
+            assert isinstance(again, ox.QuerySolutions)
+            values = [[row[v].value if row[v] is not None else None for v in again.variables] for row in again]
+            assert values == [[row[c].value if c in row else None for c in run.columns] for row in run.rows]
+
+
+def test_followups_are_checked_answerable(planner: Planner) -> None:
+    plan = planner.plan("tell me about Lantern", today=TODAY)
+    chips = next_questions(planner, plan, TODAY)
+    assert 1 <= len(chips) <= 3
+    for chip in chips:
+        trial = planner.plan(chip, today=TODAY)
+        assert trial.confidence.level in ("exact", "strong") and trial.answer is not None
+        assert chip.lower() != plan.question.lower()
+    assert next_questions(planner, planner.plan("tell me a joke", today=TODAY), TODAY) == []
+
+
+def test_plan_json_has_the_contract_fields(planner: Planner) -> None:
+    doc = json.loads(json.dumps(planner.plan("pyhton projects", today=TODAY).to_json()))
+    for key in ("question", "normalized", "corrections", "intent", "interpretation", "route", "answer", "results",
+                "ambiguous", "confidence", "sparql", "timing_ms"):  # fmt: skip
+        assert key in doc, key
+    assert doc["corrections"] == [{"from": "pyhton", "to": "python"}]
+    assert set(doc["interpretation"]) == {"task", "operation", "entity"}
+    assert set(doc["confidence"]) >= {"level", "score", "label"}
+    assert doc["answer"]["sources"][0]["id"] == "S1"
+    assert {"name", "file", "query", "rows"} <= set(doc["sparql"][0])
+    result = doc["results"][0]
+    assert {"iri", "label", "type", "tier", "score", "resources"} <= set(result)
+
+
+def test_snapshot_is_deterministic(planner: Planner, tmp_path: Path) -> None:
+    questions = snapshot.questions(planner)
+    assert len(questions) >= 1400
+    path = tmp_path / "snap.json"
+    snapshot.save(planner, path, TODAY)
+    assert snapshot.check(planner, path) == []
+    doc = json.loads(path.read_text())
+    first = next(iter(doc["plans"]))
+    doc["plans"][first]["route"] = "something-else"
+    path.write_text(json.dumps(doc))
+    assert len(snapshot.check(planner, path)) == 1

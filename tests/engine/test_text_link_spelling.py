@@ -1,0 +1,69 @@
+"""Tokens, linking and spelling: the parts that decide what a question names."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.engine import Planner
+from service.text import stem, terms, words
+
+ID = "https://inescalder.example/id/"
+
+
+def test_one_tokenizer_keeps_digits_and_folds_accents() -> None:
+    assert words("What did she build in Q3 2025? Protégé, C++ & LÖVE") == [
+        "what", "did", "she", "build", "in", "q3", "2025", "protege", "c++", "love",
+    ]  # fmt: skip
+    assert [stem(w) for w in ("projects", "libraries", "searches", "running", "used", "bus", "analysis")] == [
+        "project", "library", "search", "run", "used", "bus", "analysis",
+    ]  # fmt: skip
+    assert terms("Running projects") == ["run", "project"]
+
+
+def linked(planner: Planner, question: str) -> list[str]:
+    return [iri.removeprefix(ID) for iri in planner.engine.linker.link(question).entities]
+
+
+def test_longest_name_wins(planner: Planner) -> None:
+    # "Kanji-aware Tokenizer" is one work, not the technique "word segmentation" or a skill
+    assert linked(planner, "how does the Kanji-aware Tokenizer work") == ["KanjiTokenizer"]
+    assert linked(planner, "Tessera reasoner") == ["TesseraReasoner"]
+
+
+def test_ordinary_words_link_only_when_meant_as_names(planner: Planner) -> None:
+    assert linked(planner, "Go projects") == ["Go"]
+    assert linked(planner, "projects written in go") == ["Go"]
+    assert linked(planner, "rust projects") == ["Rust"]  # a cue after the name
+    assert linked(planner, "let's go to the lantern festival") == []
+    assert linked(planner, "make") == ["Make"]  # the whole question is the name
+
+
+def test_aliases_and_resource_urls_link(planner: Planner) -> None:
+    assert linked(planner, "golang services") == ["Go"]
+    assert linked(planner, "what is https://code.example/inescalder/lantern ?") == ["Lantern"]
+    result = planner.engine.linker.link("is https://nowhere.example/x yours")
+    assert result.entities == [] and result.unknown_urls == ["https://nowhere.example/x"]
+
+
+def test_a_name_made_of_stop_words_never_links(planner: Planner) -> None:
+    assert linked(planner, "tell me a joke") == []
+
+
+@pytest.mark.parametrize(
+    ("typo", "fixed"),
+    [("pyhton", "python"), ("kubernets", "kubernetes"), ("clodflare", "cloudflare"), ("tesera", "tessera")],
+)
+def test_misspellings_are_corrected(planner: Planner, typo: str, fixed: str) -> None:
+    assert planner.engine.speller.correct(typo) == fixed
+
+
+@pytest.mark.parametrize("word", ["election", "pizza", "joke", "weather", "tram"])
+def test_real_words_are_not_corrected(planner: Planner, word: str) -> None:
+    assert planner.engine.speller.correct(word) is None
+
+
+def test_corrections_are_reported_and_used(planner: Planner) -> None:
+    plan = planner.plan("pyhton projects")
+    assert plan.corrections == [("pyhton", "python")]
+    assert plan.normalized == "python projects"
+    assert plan.route == "concept_works" and plan.entity == ID + "Python"
