@@ -87,23 +87,22 @@ def test_citations_must_match_what_was_read() -> None:
     assert compose(Draft().say("Only invented.", "p:Nowhere#x"), read) is None
 
 
+def confidence(*, named: bool = False, support: float = 0.0, answered: bool = True, exact: bool = False,
+               ambiguous: bool = False, terms: int = 3) -> tuple[str, str, int]:  # fmt: skip
+    c = decide(ambiguous=ambiguous, exact_route=exact, answered=answered, named=named, support=support,
+               strong_support=0.85, terms=terms, strong_min_terms=2)  # fmt: skip
+    return c.level, c.label, c.score
+
+
 def test_confidence_by_route() -> None:
-    common = {"strong_support": 0.85, "terms": 3, "strong_min_terms": 2}
-    assert decide(ambiguous=True, exact_route=False, answered=False, named=False, support=0, **common).level == "exact"
-    assert decide(ambiguous=False, exact_route=True, answered=True, named=True, support=1, **common).level == "exact"
-    assert decide(ambiguous=False, exact_route=False, answered=False, named=True, support=1, **common).level == "none"
-    assert (
-        decide(ambiguous=False, exact_route=False, answered=True, named=True, support=0.2, **common).level == "strong"
-    )
-    assert (
-        decide(ambiguous=False, exact_route=False, answered=True, named=False, support=0.9, **common).level == "strong"
-    )
-    weak = decide(ambiguous=False, exact_route=False, answered=True, named=False, support=0.7, **common)
-    assert weak.level == "weak" and weak.label in ("Medium", "Low") and 0 < weak.score < 75
-    one_word = {**common, "terms": 1}
-    assert (
-        decide(ambiguous=False, exact_route=False, answered=True, named=False, support=1.0, **one_word).level == "weak"
-    )
+    assert confidence(ambiguous=True, answered=False)[0] == "exact"
+    assert confidence(exact=True, named=True, support=1) == ("exact", "High", 96)
+    assert confidence(answered=False, named=True, support=1)[0] == "none"
+    assert confidence(named=True, support=0.2)[0] == "strong"
+    assert confidence(support=0.9)[0] == "strong"
+    level, label, score = confidence(support=0.7)
+    assert level == "weak" and label in ("Medium", "Low") and 0 < score < 75
+    assert confidence(support=1.0, terms=1)[0] == "weak"  # one word is carried "whole" by any passage
 
 
 def test_resources_offer_only_safe_urls_and_follow_the_task() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -12,13 +13,14 @@ import pytest
 from service import snapshot
 from service.engine import Planner
 from service.engine.followups import next_questions
+from service.engine.model import Result
 from tests.conftest import TODAY
 
 ID = "https://inescalder.example/id/"
 
 
-def names(plan_results: list[object]) -> list[str]:
-    return [r.iri.removeprefix(ID) for r in plan_results]  # type: ignore[attr-defined]
+def names(results: Sequence[Result]) -> list[str]:
+    return [r.iri.removeprefix(ID) for r in results]
 
 
 @pytest.mark.parametrize(
