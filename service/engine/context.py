@@ -50,15 +50,22 @@ def resolve(engine: Engine, question: str, previous: Plan) -> str:
             old = before.mentions[0]
             return previous.normalized[: old.start] + linked.mentions[0].text + previous.normalized[old.end :]
 
-    # "its stack": the thing the previous plan was about
+    # "its stack", "compare it with Roadmatrix": the thing the previous plan was about
     pronouns = _phrase_pattern(list(refs.get("pronouns") or []))
-    if pronouns is not None and not linked.entities and previous.entity and previous.entity in engine.entities:
-        label = engine.entities[previous.entity].display
+    about = previous.entity
+    if pronouns is not None and about in engine.entities and about not in linked.entities:
+        label = engine.entities[about or ""].display
         found = pronouns.search(question)
         if found:
             possessive = found.group().lower().endswith("its")
             return question[: found.start()] + (f"{label}'s" if possessive else label) + question[found.end() :]
-    if not linked.entities and previous.entity and any(lowered.startswith(f) for f in follow_on):
-        label = engine.entities[previous.entity].display if previous.entity in engine.entities else ""
-        return f"{question} {label}".strip()
+    # "how many?", "and when?": a question of cue words only borrows the previous plan's subject
+    content = [t.word for t in tokenize(question) if t.word not in engine.stopwords]
+    elliptical = all(w in engine.intents.cue_words for w in content)
+    if (
+        not linked.entities
+        and about in engine.entities
+        and (elliptical or any(lowered.startswith(f) for f in follow_on))
+    ):
+        return f"{question.rstrip(' ?')} {engine.entities[about or ''].display}".strip()
     return question

@@ -10,7 +10,7 @@ from service.engine.catalog import Entity, load_entities
 from service.engine.dates import DateParser
 from service.engine.intents import Intents, Phrase, phrases
 from service.engine.link import Linker, tokenize
-from service.engine.retrieve import PassageIndex
+from service.engine.retrieve import Bm25, PassageIndex
 from service.engine.spelling import Speller
 from service.kb import KB
 from service.text import fold, stem, words
@@ -49,9 +49,12 @@ class Engine:
     class_labels: dict[str, tuple[str, str]]  # IRI -> (label, plural)
     private: list[Phrase]
     opinion: list[Phrase]
+    unnamed_opinion: list[Phrase]
     definitions: dict[tuple[str, ...], Any]
     references: dict[str, Any]
     roles_by_org: dict[str, list[str]] = field(default_factory=dict)
+    described: list[str] = field(default_factory=list)  # entity IRIs, in the order of `descriptions`
+    descriptions: Bm25 | None = None  # BM25 over each entity's names and description
 
     @classmethod
     def from_kb(cls, kb: KB) -> Engine:
@@ -153,6 +156,12 @@ class Engine:
         for e in entities.values():
             if e.kind == "role" and e.organisation:
                 roles_by_org[e.organisation].append(e.iri)
+        described = sorted(entities)
+        descriptions = Bm25.of_texts(
+            [f"{entities[i].label} {entities[i].short or ''} {entities[i].description}" for i in described],
+            k1=weights["bm25"]["k1"],
+            b=weights["bm25"]["b"],
+        )
         return cls(
             kb=kb,
             entities=entities,
@@ -174,9 +183,12 @@ class Engine:
             class_labels=class_labels,
             private=phrases(abstain.get("private")),
             opinion=phrases(abstain.get("opinion")),
+            unnamed_opinion=phrases(abstain.get("opinion_when_nothing_named")),
             definitions=definitions,
             references=extra["intents"].get("references") or {},
             roles_by_org=dict(roles_by_org),
+            described=described,
+            descriptions=descriptions,
         )
 
     def category_label(self, iri: str | None) -> tuple[str, str]:

@@ -67,6 +67,8 @@ class Intents:
                 phrases(body.get("unless")),
             )
         self.filler = {w for p in phrases((spec.get("entity") or {}).get("only_filler")) for w in p}
+        self.cue_words = {w for r in self.rules.values() for ps in (r.starts_with, r.mentions, r.ends_with) for p in ps
+                          for w in p}  # fmt: skip
         self.name_cues: list[str] = list(spec.get("name_cues") or [])
         self.name_cues_after: list[str] = list(spec.get("name_cues_after") or [])
 

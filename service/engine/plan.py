@@ -141,12 +141,12 @@ class Planner:
             lambda s: key is not None and routes.authored(s, key),
             lambda s: s.kind in ("contact", "recent") and routes.authored(s, s.kind),
             routes.define,
+            routes.lexicon_definition,
             routes.explain,
             routes.with_all,
             routes.concept_works,
             routes.entity_answer,
             routes.top_passage,
-            routes.lexicon_definition,
         ]
         for branch in order:
             if branch(st):
@@ -158,7 +158,10 @@ class Planner:
         if any(contains(st.words, p) for p in self.engine.private):
             st.plan.route = "private"
             return True
-        if not st.entities and any(contains(st.words, p) for p in self.engine.opinion):
+        if any(contains(st.words, p) for p in self.engine.opinion):
+            st.plan.route = "off_topic"
+            return True
+        if not st.entities and any(contains(st.words, p) for p in self.engine.unnamed_opinion):
             st.plan.route = "off_topic"
             return True
         return False
@@ -181,7 +184,7 @@ class Planner:
 
         plan.results = self._results(st, it.task)
         plan.answer = compose(st.draft, st.read)
-        support = st.support if plan.route == "passage" else 1.0
+        support = st.support if plan.route in ("passage", "described") else 1.0
         plan.support = support
         named = (bool(ents) and plan.route not in ("passage",)) or (plan.route == "passage" and main is not None and
                                                                main.iri in st.linked.entities)  # fmt: skip

@@ -13,6 +13,7 @@ Heading words count as coverage; a lead passage loses a tie to a specific sectio
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -41,28 +42,25 @@ class ArticleHit:
     passages: list[PassageHit] = field(default_factory=list)
 
 
-class PassageIndex:
-    def __init__(self, index: Index, passages: Sequence[Passage], *, k1: float, b: float) -> None:
-        by_id = {p.id: p for p in passages}
-        self.k1, self.b = k1, b
-        self.postings: dict[str, dict[int, int]] = {}
-        with index.reader() as reader:
-            self.docs: list[Passage] = [by_id[f["id"]] for _, f in sorted(reader.iter_docs())]
-            self.lengths = [reader.doc_field_length(n, "body", 0) or 0 for n in range(len(self.docs))]
-            for term in reader.field_terms("body"):
-                matcher = reader.postings("body", term)
-                self.postings[term] = dict(zip(matcher.all_ids(), _weights(reader, term), strict=True))
-        self.n = len(self.docs)
-        self.avg = sum(self.lengths) / max(1, self.n)
-        self.heading_terms = [frozenset(terms(p.heading)) for p in self.docs]
-        self.article_terms: dict[str, set[str]] = defaultdict(set)
-        for doc, p in enumerate(self.docs):
-            self.article_terms[p.article] |= self.heading_terms[doc]
-        for term, docs in self.postings.items():
-            for doc in docs:
-                self.article_terms[self.docs[doc].article].add(term)
-        self.title_terms = {p.article: frozenset(terms(p.title)) for p in self.docs}
+class Bm25:
+    """BM25 over postings held in dicts: term -> {document number: term frequency}."""
+
+    def __init__(self, postings: dict[str, dict[int, int]], lengths: list[int], *, k1: float, b: float) -> None:
+        self.postings, self.lengths, self.k1, self.b = postings, lengths, k1, b
+        self.n = len(lengths)
+        self.avg = sum(lengths) / max(1, self.n)
         self.max_idf = self.idf("\0unseen")
+
+    @classmethod
+    def of_texts(cls, texts: Sequence[str], *, k1: float, b: float) -> Bm25:
+        postings: dict[str, dict[int, int]] = defaultdict(dict)
+        lengths = []
+        for doc, text in enumerate(texts):
+            doc_terms = terms(text)
+            lengths.append(len(doc_terms))
+            for term in doc_terms:
+                postings[term][doc] = postings[term].get(doc, 0) + 1
+        return cls(dict(postings), lengths, k1=k1, b=b)
 
     def df(self, term: str) -> int:
         return len(self.postings.get(term, ()))
@@ -72,7 +70,7 @@ class PassageIndex:
         return math.log(1 + (self.n - n + 0.5) / (n + 0.5))
 
     def bm25(self, weighted: Mapping[str, float]) -> dict[int, float]:
-        """Passage number -> BM25 score for terms with query weights (1 for a word, less for a synonym)."""
+        """Document number -> BM25 score for terms with query weights (1 for a word, less for a synonym)."""
         scores: dict[int, float] = defaultdict(float)
         k1, b, avg = self.k1, self.b, self.avg
         for term, weight in weighted.items():
@@ -85,9 +83,6 @@ class PassageIndex:
                 scores[doc] += idf * tf * (k1 + 1) / (tf + norm)
         return scores
 
-    def passage_terms(self, passage: Passage) -> set[str]:
-        return set(terms(passage.text)) | set(terms(passage.heading))
-
     def coverage(self, query: Sequence[str], found: set[str], synonyms: Mapping[str, set[str]]) -> float:
         """IDF-weighted share of the query words (or a synonym of each) in `found`; unknown words weigh most."""
         total = covered = 0.0
@@ -97,6 +92,31 @@ class PassageIndex:
             if term in found or synonyms.get(term, set()) & found:
                 covered += weight
         return covered / total if total else 0.0
+
+
+class PassageIndex(Bm25):
+    def __init__(self, index: Index, passages: Sequence[Passage], *, k1: float, b: float) -> None:
+        by_id = {p.id: p for p in passages}
+        postings: dict[str, dict[int, int]] = {}
+        with index.reader() as reader:
+            self.docs: list[Passage] = [by_id[f["id"]] for _, f in sorted(reader.iter_docs())]
+            lengths = [reader.doc_field_length(n, "body", 0) or 0 for n in range(len(self.docs))]
+            for term in reader.field_terms("body"):
+                matcher = reader.postings("body", term)
+                postings[term] = dict(zip(matcher.all_ids(), _weights(reader, term), strict=True))
+        super().__init__(postings, lengths, k1=k1, b=b)
+        self.heading_terms = [frozenset(terms(p.heading)) for p in self.docs]
+        self.article_terms: dict[str, set[str]] = defaultdict(set)
+        for doc, p in enumerate(self.docs):
+            self.article_terms[p.article] |= self.heading_terms[doc]
+        for term, docs in self.postings.items():
+            for doc in docs:
+                self.article_terms[self.docs[doc].article].add(term)
+        self.title_terms = {p.article: frozenset(terms(p.title)) for p in self.docs}
+        self.bigrams = [frozenset(itertools.pairwise(seq)) for seq in (terms(p.text) for p in self.docs)]
+
+    def passage_terms(self, passage: Passage) -> set[str]:
+        return set(terms(passage.text)) | set(terms(passage.heading))
 
 
 def _weights(reader: object, term: bytes) -> list[int]:
@@ -120,6 +140,10 @@ def search_articles(
         for syn in synonyms.get(term, ()):
             weighted.setdefault(syn, weights["synonym_weight"])
     scores = index.bm25(weighted)
+    pairs = list(itertools.pairwise(query))
+    if pairs:  # words of the question next to each other in a passage ("weather station") count extra
+        for doc in scores:
+            scores[doc] += weights["phrase_bonus"] * sum(1 for pair in pairs if pair in index.bigrams[doc])
     by_article: dict[str, list[PassageHit]] = defaultdict(list)
     for doc, score in scores.items():
         by_article[index.docs[doc].article].append(PassageHit(index.docs[doc], score))

@@ -13,6 +13,7 @@ from service.engine.intents import contains
 from service.engine.retrieve import PassageHit, best_passage_for
 from service.engine.state import State
 from service.queries import QueryRun
+from service.text import terms
 
 _VERB = {"skill": "use", "theme": "sit under", "technique": "implement", "dataset": "use"}
 
@@ -455,9 +456,8 @@ def entity_answer(st: State) -> bool:
     e = ents[0]
     if e.kind == "person":
         return authored(st, "who")
-    if e.kind in ("role", "organisation") and _role_named(st):
-        role = _role_named(st)
-        assert role is not None
+    role = _role_named(st) if e.kind in ("role", "organisation") else None
+    if role is not None and not e.has_article:
         return during_role(st, role)
     st.listed = [e.iri]
     st.exact = True
@@ -470,6 +470,9 @@ def entity_answer(st: State) -> bool:
         return True
     facts = st.run("facts", {"entity": e.iri})
     st.plan.route = "entity"
+    if role is not None:  # an organisation's overview lists what she made there
+        made = st.run("during_role", {"role": role.iri})
+        st.listed += [row["work"].value for row in made.rows if row["how"].value.startswith("made")]
     if e.has_article:
         lead = next((p for p in st.engine.passages.docs if p.article == e.name and p.kind == "lead"), None)
         if lead is not None:
@@ -480,15 +483,41 @@ def entity_answer(st: State) -> bool:
     return True
 
 
+def described(st: State) -> tuple[Entity, float] | None:
+    """The entity whose graph description best matches the question, and how much of it that holds."""
+    index = st.engine.descriptions
+    if index is None or not st.terms:
+        return None
+    scores = {d: v for d, v in index.bm25({t: 1.0 for t in st.terms}).items()
+              if st.engine.entities[st.engine.described[d]].kind == "work"}  # concepts are found by name  # fmt: skip
+    if not scores:
+        return None
+    doc = max(scores, key=lambda d: (scores[d], -d))
+    e = st.engine.entities[st.engine.described[doc]]
+    found = set(terms(f"{e.label} {e.short or ''} {e.description}"))
+    return e, st.engine.passages.coverage(st.terms, found, st.engine.synonyms)
+
+
 def top_passage(st: State) -> bool:
-    if not st.hits:
+    """The best passage, or the best graph description when it holds more of the question."""
+    floor = float(st.engine.weights["confidence"]["answer_floor"])
+    hit = st.hits[0] if st.hits else None
+    support = 0.0
+    if hit is not None:
+        # support: how much of the question the one passage quoted holds (seed 003), not the whole article
+        passage_words = st.engine.passages.passage_terms(hit.best.passage)
+        support = st.engine.passages.coverage(st.terms, passage_words, st.engine.synonyms)
+    graph = described(st) if not st.entities else None
+    if graph is not None and graph[1] > support and graph[1] >= floor:
+        e, st.support = graph
+        st.plan.route = "described"
+        st.listed = [e.iri]
+        st.say(f"{e.label}: {e.description}", st.read_entity(e, st.run("facts", {"entity": e.iri})))
+        return True
+    if hit is None:
         return False
-    hit = st.hits[0]
     about_linked = st.engine.by_name.get(hit.article) in st.entities
-    # support: how much of the question the one passage quoted holds (seed 003), not the whole article
-    passage_words = st.engine.passages.passage_terms(hit.best.passage)
-    support = st.engine.passages.coverage(st.terms, passage_words, st.engine.synonyms)
-    if support < float(st.engine.weights["confidence"]["answer_floor"]) and not about_linked:
+    if support < floor and not about_linked:
         return False
     st.plan.route = "passage"
     st.support = support
@@ -499,6 +528,8 @@ def top_passage(st: State) -> bool:
 
 def lexicon_definition(st: State) -> bool:
     """A general term the lexicon defines, when the question asks what it is (or is only the term)."""
+    if st.entities:
+        return False  # a name of the graph is answered from the graph
     words = st.words
     content = [w for w in words if w not in st.engine.stopwords]
     for key, d in sorted(st.engine.definitions.items(), key=lambda kv: -len(kv[0])):
