@@ -50,9 +50,11 @@ class Engine:
     private: list[Phrase]
     opinion: list[Phrase]
     unnamed_opinion: list[Phrase]
+    unnamed_refusals: list[Phrase]
     definitions: dict[tuple[str, ...], Any]
     references: dict[str, Any]
     roles_by_org: dict[str, list[str]] = field(default_factory=dict)
+    known_words: set[str] = field(default_factory=set)  # stems of every word the lexicon and names use
     described: list[str] = field(default_factory=list)  # entity IRIs, in the order of `descriptions`
     descriptions: Bm25 | None = None  # BM25 over each entity's names and description
 
@@ -156,6 +158,9 @@ class Engine:
         for e in entities.values():
             if e.kind == "role" and e.organisation:
                 roles_by_org[e.organisation].append(e.iri)
+        known_words = {stem(w) for w in protected} | {stem(w) for key in definitions for w in key}
+        known_words |= {w for item in authored for p in item.phrases for w in p} | {w for key in classes for w in key}
+        known_words |= intents.cue_words | {stem(w) for w in intents.cue_words}
         described = sorted(entities)
         descriptions = Bm25.of_texts(
             [f"{entities[i].label} {entities[i].short or ''} {entities[i].description}" for i in described],
@@ -184,9 +189,13 @@ class Engine:
             private=phrases(abstain.get("private")),
             opinion=phrases(abstain.get("opinion")),
             unnamed_opinion=phrases(abstain.get("opinion_when_nothing_named")),
+            unnamed_refusals=phrases(
+                (abstain.get("requests_when_nothing_named") or []) + (abstain.get("everyday_when_nothing_named") or [])
+            ),
             definitions=definitions,
             references=extra["intents"].get("references") or {},
             roles_by_org=dict(roles_by_org),
+            known_words=known_words,
             described=described,
             descriptions=descriptions,
         )

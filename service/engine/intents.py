@@ -70,6 +70,7 @@ class Intents:
         self.cue_words = {w for r in self.rules.values() for ps in (r.starts_with, r.mentions, r.ends_with) for p in ps
                           for w in p}  # fmt: skip
         self.name_cues: list[str] = list(spec.get("name_cues") or [])
+        self.topic_words = {w for p in phrases(spec.get("topic_words")) for w in p}
         self.name_cues_after: list[str] = list(spec.get("name_cues_after") or [])
 
     def has(self, rule: str, words: Sequence[str]) -> bool:

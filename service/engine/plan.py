@@ -158,10 +158,14 @@ class Planner:
         if any(contains(st.words, p) for p in self.engine.private):
             st.plan.route = "private"
             return True
-        if any(contains(st.words, p) for p in self.engine.opinion):
+        if any(contains(st.words, p) for p in self.engine.opinion) or st.out_of_scope():
             st.plan.route = "off_topic"
             return True
         if not st.entities and any(contains(st.words, p) for p in self.engine.unnamed_opinion):
+            st.plan.route = "off_topic"
+            return True
+        portfolio = [e for e in st.entities if e.kind != "place"]  # a place alone does not make it about her
+        if not portfolio and any(contains(st.words, p) for p in self.engine.unnamed_refusals):
             st.plan.route = "off_topic"
             return True
         return False
@@ -184,10 +188,11 @@ class Planner:
 
         plan.results = self._results(st, it.task)
         plan.answer = compose(st.draft, st.read)
-        support = st.support if plan.route in ("passage", "described") else 1.0
+        text_routes = ("passage", "described", "explain")
+        support = st.support if plan.route in text_routes and st.support else 1.0
         plan.support = support
-        named = (bool(ents) and plan.route not in ("passage",)) or (plan.route == "passage" and main is not None and
-                                                               main.iri in st.linked.entities)  # fmt: skip
+        # named only if the text is about something the question named
+        named = (bool(st.listed) and st.listed[0] in st.linked.entities) if plan.route in text_routes else bool(ents)
         plan.confidence = decide(
             ambiguous=plan.route == "ambiguous",
             exact_route=st.exact,

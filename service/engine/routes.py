@@ -10,6 +10,7 @@ from datetime import date, timedelta
 
 from service.engine.catalog import CONCEPTS, Entity
 from service.engine.intents import contains
+from service.engine.link import tokenize
 from service.engine.retrieve import PassageHit, best_passage_for
 from service.engine.state import State
 from service.queries import QueryRun
@@ -182,6 +183,9 @@ def period(st: State) -> bool:
         return during_role(st, role)
     if st.period is None:
         return False
+    outside = [t.word for t in tokenize(st.plan.normalized.lower().replace(st.period.text, " "))]
+    if not st.about_her() and any(w not in st.engine.stopwords and w not in st.engine.intents.filler for w in outside):
+        return False  # "who won the world cup in 2018?" names a year, not her work
     start, end = st.period.iso()
     works = st.run("period", {"start": start, "end": end})
     roles = st.run("period_roles", {"start": start, "end": end})
@@ -376,6 +380,11 @@ def explain(st: State) -> bool:
     hit = _best_passage(st)
     if hit is None:
         return False
+    about = st.engine.by_name.get(hit.passage.article)
+    if about not in st.entities:  # not from the article of what was named: it must hold the question
+        st.support = _support(st, hit)
+        if not _enough(st, st.support, "explain_floor"):
+            return False
     st.plan.route = "explain"
     about = st.engine.by_name.get(hit.passage.article)
     st.listed = [about.iri] if about else []
@@ -453,6 +462,9 @@ def entity_answer(st: State) -> bool:
     ents = st.entities
     if not ents or st.unknown_rest():
         return False
+    asks_more = any(w not in st.engine.stopwords and w not in st.engine.intents.filler for w in st.cue)
+    if st.kind == "search" and asks_more and ents[0].kind in ("place", "organisation"):
+        return False  # "the best restaurant in Berlin" is not a question about Berlin's place in her work
     e = ents[0]
     if e.kind == "person":
         return authored(st, "who")
@@ -498,17 +510,23 @@ def described(st: State) -> tuple[Entity, float] | None:
     return e, st.engine.passages.coverage(st.terms, found, st.engine.synonyms)
 
 
+def _support(st: State, hit: PassageHit) -> float:
+    """How much of the question the one passage quoted holds (seed 003), not the whole article."""
+    found = st.engine.passages.passage_terms(hit.passage)
+    return st.engine.passages.coverage(st.terms, found, st.engine.synonyms)
+
+
+def _enough(st: State, support: float, floor: str = "answer_floor") -> bool:
+    """Enough support to answer: the passage holds at least the floor share of the question's information."""
+    return support >= float(st.engine.weights["confidence"][floor])
+
+
 def top_passage(st: State) -> bool:
     """The best passage, or the best graph description when it holds more of the question."""
-    floor = float(st.engine.weights["confidence"]["answer_floor"])
     hit = st.hits[0] if st.hits else None
-    support = 0.0
-    if hit is not None:
-        # support: how much of the question the one passage quoted holds (seed 003), not the whole article
-        passage_words = st.engine.passages.passage_terms(hit.best.passage)
-        support = st.engine.passages.coverage(st.terms, passage_words, st.engine.synonyms)
+    support = _support(st, hit.best) if hit is not None else 0.0
     graph = described(st) if not st.entities else None
-    if graph is not None and graph[1] > support and graph[1] >= floor:
+    if graph is not None and graph[1] > support and _enough(st, graph[1]):
         e, st.support = graph
         st.plan.route = "described"
         st.listed = [e.iri]
@@ -517,7 +535,7 @@ def top_passage(st: State) -> bool:
     if hit is None:
         return False
     about_linked = st.engine.by_name.get(hit.article) in st.entities
-    if support < floor and not about_linked:
+    if not about_linked and not _enough(st, support):
         return False
     st.plan.route = "passage"
     st.support = support

@@ -52,16 +52,41 @@ class State:
     def has(self, rule: str) -> bool:
         return self.engine.intents.has(rule, self.words)
 
+    def unknown_words(self, words: list[str]) -> list[str]:
+        """Content words the site never uses anywhere: in no passage, description, name, cue or lexicon entry."""
+        engine = self.engine
+        known = engine.known_words
+        in_period = set(self.period.text.split()) if self.period else set()
+        stems = (
+            stem(w)
+            for w in words
+            if w not in engine.stopwords and w not in engine.intents.filler and w not in in_period
+        )
+        return [
+            t
+            for t in stems
+            if t not in known
+            and t not in engine.speller.known
+            and not engine.passages.df(t)
+            and not (engine.descriptions and engine.descriptions.df(t))
+            and not t.isdigit()
+        ]
+
+    def about_her(self) -> bool:
+        """Something in the question ties it to the portfolio: a name it links, or a topic word."""
+        return bool(self.entities or self.linked.ambiguous) or any(
+            w in self.engine.intents.topic_words for w in self.words
+        )
+
+    def out_of_scope(self) -> bool:
+        """Names nothing the site knows, shows no sign of being about her or her work, and uses a word the
+        site never uses: a question about something else ("who won the world cup in 2018?")."""
+        return not self.about_her() and bool(self.unknown_words(self.words))
+
     def unknown_rest(self) -> list[str]:
         """Content words outside the linked names that the site never uses anywhere: the question asks
         about something else ("the weather in Lisbon tomorrow"), so an overview of the name is no answer."""
-        index, engine = self.engine.passages, self.engine
-        known = engine.linker.vocabulary | engine.speller.known
-        return [
-            t
-            for t in (stem(w) for w in self.cue if w not in engine.stopwords and w not in engine.intents.filler)
-            if not index.df(t) and t not in known
-        ]
+        return self.unknown_words(self.cue)
 
     # -- reading --------------------------------------------------------------------------
 
