@@ -88,6 +88,7 @@ class Engine:
             intents.name_cues,
             intents.name_cues_after,
             stopwords=stopwords,
+            verb_markers=intents.verb_markers,
         )
 
         absent_names: dict[str, set[str]] = defaultdict(set)
@@ -97,7 +98,13 @@ class Engine:
             for name in (item.label, *item.aliases):
                 absent_names[name].add(item.label)
         absent_linker = Linker(
-            absent_names, {}, {}, set(lex.ordinary_words), intents.name_cues, intents.name_cues_after
+            absent_names,
+            {},
+            {},
+            set(lex.ordinary_words),
+            intents.name_cues,
+            intents.name_cues_after,
+            verb_markers=intents.verb_markers,
         )
 
         synonyms: dict[str, set[str]] = defaultdict(set)

@@ -72,6 +72,7 @@ class Intents:
         self.name_cues: list[str] = list(spec.get("name_cues") or [])
         self.topic_words = {w for p in phrases(spec.get("topic_words")) for w in p}
         self.name_cues_after: list[str] = list(spec.get("name_cues_after") or [])
+        self.verb_markers: list[str] = list(spec.get("verb_markers") or [])
 
     def has(self, rule: str, words: Sequence[str]) -> bool:
         r = self.rules.get(rule)

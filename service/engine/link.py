@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from service.text import fold
+from service.text import fold, stem
 
 _TOKEN = re.compile(r"[^\W_]+(?:\+\+|#)?", re.UNICODE)
 _URL = re.compile(r"https?://[^\s<>\"']+", re.IGNORECASE)
@@ -73,6 +73,7 @@ class Linker:
         cues_after: list[str] | None = None,
         *,
         stopwords: frozenset[str] = frozenset(),
+        verb_markers: list[str] | None = None,
     ) -> None:
         # name as a tuple of folded words -> owners; graph names first
         self._names: dict[tuple[str, ...], list[str]] = {}
@@ -89,7 +90,8 @@ class Linker:
         self._urls = {_norm_url(u): sorted(o) for u, o in urls.items()}
         self._ordinary = {tuple(t.word for t in tokenize(w)) for w in ordinary}
         self._cues = [tuple(t.word for t in tokenize(c)) for c in cues]
-        self._cues_after = [tuple(t.word for t in tokenize(c)) for c in cues_after or []]
+        self._cues_after = [tuple(stem(t.word) for t in tokenize(c)) for c in cues_after or []]
+        self._verb_markers = {fold(w) for w in verb_markers or []}
         self.vocabulary = {w for key in self._names for w in key}
 
     def link(self, question: str) -> Linked:
@@ -129,7 +131,9 @@ class Linker:
         if tokens[i].original[:1].isupper() or length == len(tokens):  # capitalised, or the whole question
             return True
         before = tuple(t.word for t in tokens[:i])
-        after = tuple(t.word for t in tokens[i + length :])
+        if before and before[-1] in self._verb_markers:
+            return False  # "does she make games": a verb
+        after = tuple(stem(t.word) for t in tokens[i + length :])
         return any(before[-len(cue) :] == cue for cue in self._cues if len(before) >= len(cue)) or any(
             after[: len(cue)] == cue for cue in self._cues_after
         )

@@ -54,6 +54,11 @@ def test_absent_technology_pivots_to_what_is_used(planner: Planner) -> None:
     assert all(r.tier == 1 for r in plan.results)  # key work in the languages she does use
 
 
+def test_absent_lower_case_name_before_a_cue_pivots(planner: Planner) -> None:
+    plan = planner.plan("unity games", today=TODAY)
+    assert plan.route == "pivot" and plan.answer is not None and "no Unity work" in plan.answer.text
+
+
 def test_comparison_shows_shared_and_distinct(planner: Planner) -> None:
     plan = planner.plan("compare Tessera and Shapeshift", today=TODAY)
     assert plan.route == "comparison" and plan.task == "compare"
