@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 # Order matters: long strings before short ones.
 _TOKEN = re.compile(
@@ -31,6 +32,11 @@ class Token:
     text: str
     start: int
     line: int
+
+
+@lru_cache(maxsize=256)
+def _cached_tokens(text: str) -> tuple[Token, ...]:
+    return tuple(tokens(text))
 
 
 def tokens(text: str) -> list[Token]:
@@ -71,7 +77,7 @@ def projected_params(text: str) -> list[tuple[str, int]]:
 def substitute(text: str, values: dict[str, str]) -> str:
     """Replace each `$name` token (outside strings, IRIs and comments) by an already serialized term."""
     parts: list[str] = []
-    for t in tokens(text):
+    for t in _cached_tokens(text):  # a stored query's text is filled again and again
         name = t.text[1:] if t.kind == "param" else None
         parts.append(values[name] if name is not None and name in values else t.text)
     return "".join(parts)

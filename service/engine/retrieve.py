@@ -49,6 +49,7 @@ class Bm25:
         self.postings, self.lengths, self.k1, self.b = postings, lengths, k1, b
         self.n = len(lengths)
         self.avg = sum(lengths) / max(1, self.n)
+        self._idf: dict[str, float] = {}
         self.max_idf = self.idf("\0unseen")
 
     @classmethod
@@ -66,8 +67,11 @@ class Bm25:
         return len(self.postings.get(term, ()))
 
     def idf(self, term: str) -> float:
-        n = self.df(term)
-        return math.log(1 + (self.n - n + 0.5) / (n + 0.5))
+        cached = self._idf.get(term)
+        if cached is None:
+            n = self.df(term)
+            cached = self._idf[term] = math.log(1 + (self.n - n + 0.5) / (n + 0.5))
+        return cached
 
     def bm25(self, weighted: Mapping[str, float]) -> dict[int, float]:
         """Document number -> BM25 score for terms with query weights (1 for a word, less for a synonym)."""
@@ -133,45 +137,56 @@ def search_articles(
     query: Sequence[str],
     synonyms: Mapping[str, set[str]],
     weights: Mapping[str, float],
+    *,
+    article: str | None = None,
+    limit: int = 30,
 ) -> list[ArticleHit]:
-    """Articles ranked for the stemmed query words; `synonyms` maps a word to its stemmed synonyms."""
+    """Articles ranked for the stemmed query words; `synonyms` maps a word to its stemmed synonyms.
+
+    Coverage (at most `coverage_bonus` of an article's score) is computed only for articles that could still
+    reach the first `limit` with it, so the ranking of those is exact and the rest is skipped.
+    """
     weighted: dict[str, float] = {t: 1.0 for t in query}
     for term in query:
         for syn in synonyms.get(term, ()):
             weighted.setdefault(syn, weights["synonym_weight"])
     scores = index.bm25(weighted)
-    pairs = list(itertools.pairwise(query))
-    if pairs:  # words of the question next to each other in a passage ("weather station") count extra
-        for doc in scores:
-            scores[doc] += weights["phrase_bonus"] * sum(1 for pair in pairs if pair in index.bigrams[doc])
+    if article is not None:
+        scores = {d: v for d, v in scores.items() if index.docs[d].article == article}
+    for a, b in itertools.pairwise(query):  # words side by side in a passage ("weather station") count extra
+        together = index.postings.get(a, {}).keys() & index.postings.get(b, {}).keys()
+        for doc in together:
+            if doc in scores and (a, b) in index.bigrams[doc]:
+                scores[doc] += weights["phrase_bonus"]
     by_article: dict[str, list[PassageHit]] = defaultdict(list)
     for doc, score in scores.items():
         by_article[index.docs[doc].article].append(PassageHit(index.docs[doc], score))
-    hits = []
-    for article, passages in by_article.items():
+    partial = []
+    for name, passages in by_article.items():
         # lead passages lose ties to specific sections
         passages.sort(key=lambda h: (-h.score, h.passage.kind == "lead", h.passage.position))
-        best = passages[0]
         rest = sum(h.score for h in passages[1:])
-        coverage = index.coverage(query, index.article_terms[article], synonyms)
-        in_title = sum(1 for t in query if t in index.title_terms[article])
-        score = (
-            best.score
-            + weights["rest_share"] * rest
-            + weights["title_bonus"] * in_title
-            + weights["coverage_bonus"] * coverage
-        )
-        first = best.passage
-        hits.append(ArticleHit(article, first.entity, first.title, score, coverage, best, passages))
+        in_title = sum(1 for t in query if t in index.title_terms[name])
+        score = passages[0].score + weights["rest_share"] * rest + weights["title_bonus"] * in_title
+        partial.append((score, name, passages))
+    partial.sort(key=lambda x: (-x[0], x[1]))
+    if len(partial) > limit:
+        cutoff = partial[limit - 1][0] - weights["coverage_bonus"]
+        partial = [x for x in partial if x[0] >= cutoff]
+    hits = []
+    for score, name, passages in partial:
+        coverage = index.coverage(query, index.article_terms[name], synonyms)
+        best = passages[0]
+        total = score + weights["coverage_bonus"] * coverage
+        hits.append(ArticleHit(name, best.passage.entity, best.passage.title, total, coverage, best, passages))
     hits.sort(key=lambda h: (-h.score, h.article))
-    return hits
+    return hits[:limit]
 
 
 def best_passage_for(index: PassageIndex, article: str, query: Sequence[str], synonyms: Mapping[str, set[str]],
                      weights: Mapping[str, float]) -> PassageHit | None:  # fmt: skip
     """The passage of one article that best answers the query (its lead when nothing matches)."""
-    for hit in search_articles(index, query, synonyms, weights):
-        if hit.article == article:
-            return hit.best
+    for hit in search_articles(index, query, synonyms, weights, article=article):
+        return hit.best
     lead = next((p for p in index.docs if p.article == article and p.kind == "lead"), None)
     return PassageHit(lead, 0.0) if lead else None
