@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import uvicorn
 
 from service import engine, snapshot
 from service.bench import bench_build, bench_plan, bench_queries
@@ -98,6 +101,20 @@ def _planner(args: argparse.Namespace) -> engine.Planner:
     return engine.load(KB.open(_kb_path(args), in_memory=True))
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    os.environ["KB_DIR"] = str(_kb_path(args).resolve())  # the workers open the KB from here
+    uvicorn.run(
+        "service.web.app:app_factory",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        access_log=args.access_log,
+        log_level="info",
+    )
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     if args.what == "build":
         bench_build(_sources(args))
@@ -186,6 +203,11 @@ def _parser() -> argparse.ArgumentParser:
     inputs(p)
     p = command("info", cmd_info, "the manifest's counts and versions")
     p.add_argument("--json", action="store_true", help="print the whole manifest as JSON")
+    p = command("serve", cmd_serve, "serve the web app (ask page, API, SPARQL endpoint, pages) with uvicorn")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--access-log", action="store_true", help="log every request (costs throughput)")
     p = command("ask", cmd_ask, "plan one question and print the answer (or the whole Plan with --json)")
     p.add_argument("question")
     p.add_argument("--previous", help="the question asked before this one (two-turn context)")

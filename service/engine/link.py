@@ -9,6 +9,7 @@ several entities is reported as ambiguous, never silently resolved; graph names 
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -93,8 +94,23 @@ class Linker:
         self._cues_after = [tuple(stem(t.word) for t in tokenize(c)) for c in cues_after or []]
         self._verb_markers = {fold(w) for w in verb_markers or []}
         self.vocabulary = {w for key in self._names for w in key}
+        self._sorted = sorted((" ".join(key), owners) for key, owners in self._names.items())
+        self._sorted_keys = [name for name, _ in self._sorted]
 
-    def link(self, question: str) -> Linked:
+    def complete(self, fragment: str, limit: int = 5) -> list[str]:
+        """Owners of the names that start with the fragment (folded), shortest name first: typing "lant"."""
+        prefix = " ".join(t.word for t in tokenize(fragment))
+        if len(prefix) < 3:
+            return []
+        start = bisect.bisect_left(self._sorted_keys, prefix)
+        found: list[tuple[int, str]] = []
+        for name, owners in self._sorted[start : start + 50]:
+            if not name.startswith(prefix):
+                break
+            found += [(len(name), iri) for iri in owners]
+        return list(dict.fromkeys(iri for _, iri in sorted(found)))[:limit]
+
+    def link(self, question: str, *, strict: bool = True) -> Linked:
         out = Linked()
         taken = [False] * len(question)
         for m in _URL.finditer(question):
@@ -116,7 +132,7 @@ class Linker:
         for length, i, key in sorted(candidates, key=lambda c: (-c[0], c[1])):
             if any(used[i : i + length]):
                 continue
-            if key in self._ordinary and not self._meant_as_name(tokens, i, length):
+            if strict and key in self._ordinary and not self._meant_as_name(tokens, i, length):
                 continue
             for j in range(i, i + length):
                 used[j] = True

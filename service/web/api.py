@@ -1,0 +1,113 @@
+"""The JSON API: /api/ask (GET and POST), /api/preview, /api/next, and its OpenAPI description."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from service import engine
+from service.engine.followups import next_questions
+from service.engine.plan import Planner
+from service.engine.preview import preview
+from service.web.errors import ApiError
+from service.web.inputs import MAX_BODY, MAX_QUESTION, body_json, clean_question
+
+
+def planner_of(request: Request) -> Planner:
+    planner: Planner = request.app.state.planner
+    return planner
+
+
+async def _question(request: Request) -> tuple[str, str | None]:
+    if request.method == "POST":
+        doc = await body_json(request)
+        q, previous = doc.get("question", doc.get("q")), doc.get("previous")
+    else:
+        q, previous = request.query_params.get("q"), request.query_params.get("previous")
+    question = clean_question(q)
+    assert question is not None
+    return question, clean_question(previous, "previous", required=False)
+
+
+async def ask(request: Request) -> Response:
+    question, previous = await _question(request)
+    plan = planner_of(request).plan(question, previous=previous, today=engine.today())
+    return JSONResponse(plan.to_json())
+
+
+async def preview_endpoint(request: Request) -> Response:
+    raw = request.query_params.get("q", "")
+    text = clean_question(raw, "q", required=False) or ""
+    return JSONResponse(preview(planner_of(request), text).to_json())
+
+
+async def next_endpoint(request: Request) -> Response:
+    question, previous = await _question(request)
+    planner = planner_of(request)
+    today = engine.today()
+    plan = planner.plan(question, previous=previous, today=today)
+    return JSONResponse({"question": question, "followups": next_questions(planner, plan, today)})
+
+
+async def method_not_allowed(request: Request) -> Response:
+    raise ApiError(405, f"{request.method} is not allowed here.")
+
+
+def _question_params() -> list[dict[str, Any]]:
+    return [
+        {"name": "q", "in": "query", "required": True, "description": "the question",
+         "schema": {"type": "string", "minLength": 1, "maxLength": MAX_QUESTION}},
+        {"name": "previous", "in": "query", "required": False, "description": "the question asked before",
+         "schema": {"type": "string", "maxLength": MAX_QUESTION}},
+    ]  # fmt: skip
+
+
+_ERROR = {"$ref": "#/components/schemas/Error"}
+_ERRORS = {str(s): {"description": d, "content": {"application/json": {"schema": _ERROR}}}
+           for s, d in ((400, "bad request"), (413, "body too large"), (422, "invalid input"))}  # fmt: skip
+_BODY = {
+    "required": True,
+    "content": {"application/json": {"schema": {
+        "type": "object", "required": ["question"],
+        "properties": {"question": {"type": "string", "minLength": 1, "maxLength": MAX_QUESTION},
+                       "previous": {"type": "string", "maxLength": MAX_QUESTION}},
+    }}},
+}  # fmt: skip
+
+
+def openapi_spec() -> dict[str, Any]:
+    required = ["question", "normalized", "intent", "route", "confidence", "results"]
+    schema = {"type": "object", "required": required}
+    plan = {"description": "the Plan (see docs/ARCHITECTURE.md)", "content": {"application/json": {"schema": schema}}}
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "Portfolio question engine", "version": "1.0.0",
+                 "description": f"Ask questions about the portfolio. Bodies are limited to {MAX_BODY} bytes."},
+        "paths": {
+            "/api/ask": {
+                "get": {"summary": "Plan a question", "parameters": _question_params(),
+                        "responses": {"200": plan, **_ERRORS}},
+                "post": {"summary": "Plan a question", "requestBody": _BODY, "responses": {"200": plan, **_ERRORS}},
+            },
+            "/api/preview": {"get": {
+                "summary": "The live preview strip: best match so far, cheap enough for every keystroke",
+                "parameters": [{"name": "q", "in": "query", "required": False,
+                                "schema": {"type": "string", "maxLength": MAX_QUESTION}}],
+                "responses": {"200": {"description": "best match, label, tier, score"}, **_ERRORS}}},
+            "/api/next": {"post": {
+                "summary": "Follow-up questions, each checked to be answerable",
+                "requestBody": _BODY, "responses": {"200": {"description": "followups"}, **_ERRORS}}},
+            "/healthz": {"get": {"summary": "Liveness, ontology version, build time",
+                                 "responses": {"200": {"description": "ok"}}}},
+        },
+        "components": {"schemas": {"Error": {
+            "type": "object", "required": ["error"],
+            "properties": {"error": {"type": "object", "required": ["status", "code", "message"], "properties": {
+                "status": {"type": "integer"}, "code": {"type": "string"}, "message": {"type": "string"}}}}}}},
+    }  # fmt: skip
+
+
+async def openapi(request: Request) -> Response:
+    return JSONResponse(openapi_spec())

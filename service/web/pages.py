@@ -1,0 +1,73 @@
+"""HTML pages: the ask page (rendered on the server, so it works without JavaScript), wiki articles, health."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import quote
+
+from markdown_it import MarkdownIt
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from service import engine
+from service.engine.followups import next_questions
+from service.web.errors import ApiError
+from service.web.inputs import clean_question
+from service.web.templating import page
+
+_markdown = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
+_CITE = re.compile(r"\s*\[(S\d+(?:, S\d+)*)\]")
+
+
+def citations(text: str) -> list[tuple[str, list[str]]]:
+    """The answer split into (sentence text, the sources it cites), so the page can render source chips."""
+    out: list[tuple[str, list[str]]] = []
+    last = 0
+    for m in _CITE.finditer(text):
+        out.append((text[last : m.start()], m.group(1).split(", ")))
+        last = m.end()
+    if text[last:].strip():
+        out.append((text[last:], []))
+    return out
+
+
+async def home(request: Request) -> Response:
+    planner = request.app.state.planner
+    raw = request.query_params.get("q")
+    context: dict[str, Any] = {"q": "", "plan": None, "followups": []}
+    if raw is not None and raw.strip():
+        question = clean_question(raw)
+        previous = clean_question(request.query_params.get("previous"), "previous", required=False)
+        today = engine.today()
+        plan = planner.plan(question or "", previous=previous, today=today)
+        context.update(
+            q=question,
+            plan=plan,
+            segments=citations(plan.answer.text) if plan.answer else [],
+            followups=next_questions(planner, plan, today),
+            console_links=[f"/console?query={quote(run.query, safe='')}" for run in plan.sparql],
+        )
+    return page(request, "ask.html", context)
+
+
+async def wiki(request: Request) -> Response:
+    kb = request.app.state.kb
+    name = request.path_params["name"]
+    markdown = kb.articles.get(name)
+    if markdown is None:
+        raise ApiError(404, f"No wiki article named {name!r}.")
+    entity = request.app.state.planner.engine.by_name.get(name)
+    title, _, body = markdown.partition("\n")
+    return page(request, "wiki.html", {"title": title.lstrip("# ").strip(), "html": _markdown.render(body),
+                                        "entity": entity, "name": name})  # fmt: skip
+
+
+async def healthz(request: Request) -> Response:
+    kb = request.app.state.kb
+    return JSONResponse({
+        "status": "ok",
+        "ontology_version": kb.manifest["ontology_version"],
+        "built_at": kb.manifest["built_at"],
+        "triples": kb.manifest["counts"]["triples"]["store"],
+    })  # fmt: skip

@@ -1,0 +1,57 @@
+"""A real uvicorn server on a free loopback port, serving the session's demo KB, for every HTTP test."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.conftest import ROOT
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="session")
+def server(demo_kb_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = free_port()
+    env = {**os.environ, "KB_DIR": str(demo_kb_path), "TODAY": "2026-11-30"}
+    command = [sys.executable, "-m", "service", "serve", "--port", str(port), "--kb", str(demo_kb_path)]
+    log = tmp_path_factory.mktemp("server") / "server.log"
+    out = log.open("wb")
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(base + "/healthz", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.2)
+        if process.poll() is not None:
+            out.close()
+            raise RuntimeError(f"the server did not start:\n{log.read_text()}")
+    else:
+        process.kill()
+        raise RuntimeError("the server did not answer /healthz within 60 s")
+    yield base
+    process.terminate()
+    process.wait(timeout=10)
+    out.close()
+
+
+@pytest.fixture(scope="session")
+def http(server: str) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=server, timeout=30) as client:
+        yield client

@@ -1,0 +1,99 @@
+"""The pages in real headless Chromium (Debian's package, driven by Playwright): what a visitor sees and does."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from tests.conftest import ROOT
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+SHOTS = ROOT / "docs" / "screenshots"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Chromium is needed for the browser tests: apt-get install chromium (scripts/install does it)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Browser, server: str) -> Iterator[Page]:
+    context = browser.new_context(base_url=server, viewport={"width": 1100, "height": 900})
+    p = context.new_page()
+    yield p
+    context.close()
+
+
+def test_preview_strip_changes_while_typing(page: Page) -> None:
+    page.goto("/")
+    box = page.get_by_label("Ask about her work")
+    box.press_sequentially("lant", delay=30)
+    expect(page.locator("#preview")).to_contain_text("Lantern")
+    box.fill("")
+    box.press_sequentially("kanji tok", delay=30)
+    expect(page.locator("#preview")).to_contain_text("Kanji")
+
+
+def test_submit_shows_badge_source_chip_and_sparql(page: Page) -> None:
+    page.goto("/")
+    page.get_by_label("Ask about her work").fill("what did she build in Q3 2025?")
+    page.keyboard.press("Enter")
+    expect(page.locator(".badge")).to_have_text("96 % · High match")
+    source = page.locator("details#S1")
+    expect(source).not_to_have_attribute("open", "")
+    page.locator("a.cite").first.click()
+    expect(source).to_have_attribute("open", "")
+    expect(page.get_by_role("heading", name="SPARQL behind this answer")).to_be_visible()
+    page.locator("details.query summary").first.click()
+    run = page.get_by_role("link", name="Run in console").first
+    expect(run).to_have_attribute("href", re.compile(r"/console\?query=.+"))
+    expect(page.locator("details.query pre").first).to_contain_text("pf:activeMonth")
+    page.screenshot(path=str(SHOTS / "ask-answer.png"), full_page=True)
+
+
+def test_source_chip_opens_the_cited_passage(page: Page) -> None:
+    page.goto("/?q=" + "why did she choose simulated annealing for Tidewise")
+    page.locator("a.cite").first.click()
+    passage = page.locator("details#S1")
+    expect(passage.locator("blockquote")).to_contain_text("simulated annealing")
+    article = passage.get_by_role("link", name="Read the full article")
+    expect(article).to_have_attribute("href", re.compile(r"/wiki/.+"))
+
+
+def test_abstention_offers_the_prefilled_contact_link(page: Page) -> None:
+    page.goto("/")
+    page.get_by_label("Ask about her work").fill("what do you think about the election?")
+    page.get_by_role("button", name="Ask").click()
+    expect(page.locator(".badge")).to_have_text("0 % · None match")
+    link = page.get_by_role("link", name="Ask Ines directly — your question is filled in")
+    expect(link).to_have_attribute("href", re.compile(r"mailto:hello@inescalder\.example\?subject=.*election"))
+    page.screenshot(path=str(SHOTS / "ask-abstention.png"), full_page=True)
+
+
+def test_entity_page_and_keyboard_navigation(page: Page) -> None:
+    page.goto("/id/Lantern")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Lantern")
+    expect(page.locator("table.facts")).to_contain_text("inferred")
+    page.keyboard.press("Tab")  # the skip link comes first
+    expect(page.locator("a.skip")).to_be_focused()
+
+
+def test_followup_chip_asks_the_next_question(page: Page) -> None:
+    page.goto("/?q=tell+me+about+Lantern")
+    chip = page.locator("nav.followups a.chip").first
+    text = chip.inner_text()
+    chip.click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(text)
+    expect(page.locator(".badge")).not_to_have_text("0 % · None match")

@@ -1,0 +1,40 @@
+"""Hypothesis over the OpenAPI description: any text in any parameter or body gives an answer or a 4xx."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote_from_bytes
+
+import httpx
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+any_text = st.text() | st.binary().map(lambda b: b.decode("latin-1"))
+values = st.one_of(any_text, st.integers(), st.none(), st.lists(st.text(max_size=5), max_size=3), st.booleans())
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_no_input_gives_a_server_error(http: httpx.Client, data: st.DataObject) -> None:
+    spec: dict[str, Any] = http.get("/openapi.json").json()
+    path = data.draw(st.sampled_from(sorted(spec["paths"])))
+    method = data.draw(st.sampled_from(sorted(spec["paths"][path])))
+    if method == "get":
+        names = [p["name"] for p in spec["paths"][path][method].get("parameters", [])]
+        params = {n: data.draw(any_text) for n in names if data.draw(st.booleans())}
+        response = http.get(path, params=params)
+    else:
+        body = data.draw(
+            st.one_of(st.dictionaries(st.sampled_from(["question", "previous", "q", "x"]), values), values)
+        )
+        response = http.post(path, json=body)
+    assert response.status_code < 500, response.text
+    if response.status_code >= 400:
+        assert set(response.json()["error"]) == {"status", "code", "message"}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(raw=st.binary(max_size=300))
+def test_raw_bytes_in_the_query_string(http: httpx.Client, raw: bytes) -> None:
+    response = http.get("/api/ask?q=" + quote_from_bytes(raw))
+    assert response.status_code < 500
