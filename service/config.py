@@ -33,6 +33,7 @@ SETTINGS: dict[str, Setting] = {
         Setting("QUERIES_DIR", str(ROOT / "queries"), "The stored SPARQL queries (*.rq)."),
         Setting("CACHE_DIR", str(ROOT / "var" / "cache"), "Reasoning results, keyed by the digest of ontology + data."),
         Setting("TODAY", "", "Plan questions as if today were this date (YYYY-MM-DD); empty means the real date."),
+        Setting("PLAN_CACHE", "4096", "How many plans each web worker keeps for repeated questions (0: none)."),
         Setting("KEEP_BUILDS", "2", "How many finished builds to keep beside the current one's predecessor."),
     )
 }

@@ -13,6 +13,7 @@ from service.engine.plan import Planner
 from service.engine.preview import preview
 from service.web.errors import ApiError
 from service.web.inputs import MAX_BODY, MAX_QUESTION, body_json, clean_question
+from service.web.plans import plan_for
 
 
 def planner_of(request: Request) -> Planner:
@@ -33,8 +34,7 @@ async def _question(request: Request) -> tuple[str, str | None]:
 
 async def ask(request: Request) -> Response:
     question, previous = await _question(request)
-    plan = planner_of(request).plan(question, previous=previous, today=engine.today())
-    return JSONResponse(plan.to_json())
+    return JSONResponse(plan_for(request, question, previous).to_json())
 
 
 async def preview_endpoint(request: Request) -> Response:
@@ -45,10 +45,8 @@ async def preview_endpoint(request: Request) -> Response:
 
 async def next_endpoint(request: Request) -> Response:
     question, previous = await _question(request)
-    planner = planner_of(request)
-    today = engine.today()
-    plan = planner.plan(question, previous=previous, today=today)
-    return JSONResponse({"question": question, "followups": next_questions(planner, plan, today)})
+    plan = plan_for(request, question, previous)
+    return JSONResponse({"question": question, "followups": next_questions(planner_of(request), plan, engine.today())})
 
 
 async def method_not_allowed(request: Request) -> Response:

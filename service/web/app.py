@@ -18,6 +18,7 @@ from service import engine
 from service.kb import KB, default_kb_path
 from service.web import api, linkeddata, pages
 from service.web.errors import http_error, server_error
+from service.web.plans import new_cache
 
 STATIC = Path(__file__).parent / "static"
 
@@ -54,6 +55,7 @@ def create_app(kb_path: Path | None = None) -> Starlette:
         kb = KB.open(path, in_memory=True)
         app.state.kb = kb
         app.state.planner = engine.load(kb)
+        app.state.plans = new_cache(app.state.planner)
         yield
 
     routes = [

@@ -14,6 +14,7 @@ from service import engine
 from service.engine.followups import next_questions
 from service.web.errors import ApiError
 from service.web.inputs import clean_question
+from service.web.plans import plan_for
 from service.web.templating import page
 
 _markdown = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
@@ -40,7 +41,7 @@ async def home(request: Request) -> Response:
         question = clean_question(raw)
         previous = clean_question(request.query_params.get("previous"), "previous", required=False)
         today = engine.today()
-        plan = planner.plan(question or "", previous=previous, today=today)
+        plan = plan_for(request, question or "", previous)
         context.update(
             q=question,
             plan=plan,

@@ -1,0 +1,103 @@
+"""`python -m service bench http`: throughput and latency of the running app at 32 connections.
+
+Starts the app with uvicorn (2 workers) on a free loopback port, then drives it with wrk (Debian's `wrk`
+package) rotating through the snapshot questions, first /api/ask, then /api/preview. wrk shares the two
+cores with the server, as the figures in LIBRARY-FACTS.md did.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import quote
+
+from service.config import ROOT
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _lua(paths: list[str]) -> str:
+    quoted = ",\n".join('"' + p.replace("\\", "\\\\").replace('"', '\\"') + '"' for p in paths)
+    return (
+        "local paths = {\n" + quoted + "\n}\nlocal i = 0\n"
+        "request = function()\n  i = (i % #paths) + 1\n  return wrk.format('GET', paths[i])\nend\n"
+        "done = function(summary, latency, requests)\n"
+        "  io.write(string.format('RESULT %d %d %d %.3f %.3f %.3f\\n', summary.requests, summary.errors.status,\n"
+        "    summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout,\n"
+        "    latency:percentile(50) / 1000, latency:percentile(99) / 1000, summary.duration / 1000000))\nend\n"
+    )
+
+
+def _wrk(base: str, paths: list[str], seconds: int, connections: int) -> dict[str, float]:
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
+        f.write(_lua(paths))
+        script = f.name
+    try:
+        out = subprocess.run(
+            ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", script, base],
+            capture_output=True, text=True, check=True,
+        ).stdout  # fmt: skip
+    finally:
+        os.unlink(script)
+    m = re.search(r"RESULT (\d+) (\d+) (\d+) ([\d.]+) ([\d.]+) ([\d.]+)", out)
+    if m is None:
+        raise RuntimeError(f"could not read wrk's output:\n{out}")
+    requests, bad_status, socket_errors, p50, p99, duration = m.groups()
+    return {
+        "requests": int(requests),
+        "rps": int(requests) / float(duration),
+        "errors": int(bad_status) + int(socket_errors),
+        "p50_ms": float(p50),
+        "p99_ms": float(p99),
+    }
+
+
+def bench_http(kb: Path, questions: list[str], seconds: int = 20, workers: int = 2, connections: int = 32,
+               out: Callable[[str], None] = print) -> None:  # fmt: skip
+    if shutil.which("wrk") is None:
+        raise RuntimeError("bench http needs wrk: apt-get install wrk")
+    port = _free_port()
+    env = {**os.environ, "KB_DIR": str(kb)}
+    command = [sys.executable, "-m", "service", "serve", "--port", str(port), "--workers", str(workers),
+               "--kb", str(kb)]  # fmt: skip
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            try:
+                with urllib.request.urlopen(base + "/healthz", timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.2)
+        time.sleep(2)  # every worker up
+        ask = [f"/api/ask?q={quote(q)}" for q in questions]
+        typing = [f"/api/preview?q={quote(q[:n])}" for q in questions[:400] for n in range(3, len(q) + 1, 3)]
+        _wrk(base, ask[:200], 3, connections)  # warm-up: caches, connections
+        results = {"/api/ask": _wrk(base, ask, seconds, connections),
+                   "/api/preview": _wrk(base, typing, seconds, connections)}  # fmt: skip
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    cache = os.environ.get("PLAN_CACHE", "4096")
+    out(f"wrk, {connections} connections, {seconds} s each, uvicorn with {workers} workers, PLAN_CACHE={cache};")
+    out(f"/api/ask rotates over {len(ask)} snapshot questions, /api/preview over {len(typing)} typed prefixes.\n")
+    out("| path | requests | req/s | p50 ms | p99 ms | errors |")
+    out("|---|---|---|---|---|---|")
+    for path, r in results.items():
+        out(
+            f"| {path} | {r['requests']} | {r['rps']:.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['errors']:.0f} |"
+        )
