@@ -34,6 +34,13 @@ SETTINGS: dict[str, Setting] = {
         Setting("CACHE_DIR", str(ROOT / "var" / "cache"), "Reasoning results, keyed by the digest of ontology + data."),
         Setting("TODAY", "", "Plan questions as if today were this date (YYYY-MM-DD); empty means the real date."),
         Setting("PLAN_CACHE", "4096", "How many plans each web worker keeps for repeated questions (0: none)."),
+        Setting("SPARQL_WORKERS", "2", "Worker processes that run console and /sparql queries."),
+        Setting("SPARQL_TIMEOUT", "10", "Seconds a /sparql query may run before its worker is killed and replaced."),
+        Setting(
+            "SPARQL_ROW_CAP", "10000", "Rows (or triples) a /sparql result is cut to; the cut is said in a header."
+        ),
+        Setting("SPARQL_MAX_BODY", "65536", "Bytes a /sparql request body may have."),
+        Setting("SPARQL_CLIENT_LIMIT", "4", "Queries one client may have running at once; more get 429."),
         Setting("KEEP_BUILDS", "2", "How many finished builds to keep beside the current one's predecessor."),
     )
 }

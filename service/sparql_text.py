@@ -86,3 +86,18 @@ def substitute(text: str, values: dict[str, str]) -> str:
 def keywords(text: str) -> list[Token]:
     """Bare words of the query (keywords and prefixed names), outside strings, IRIs and comments."""
     return [t for t in tokens(text) if t.kind == "word"]
+
+
+def star_order(text: str) -> list[str] | None:
+    """For `SELECT *`, the variables in order of first appearance (what a reader expects as columns);
+    None for any other projection."""
+    toks = [t for t in tokens(text) if t.kind not in ("space", "comment")]
+    for i, t in enumerate(toks):
+        if t.kind == "word" and t.text.upper() == "SELECT":
+            rest = toks[i + 1 :]
+            while rest and rest[0].kind == "word" and rest[0].text.upper() in ("DISTINCT", "REDUCED"):
+                rest = rest[1:]
+            if not rest or rest[0].text != "*":
+                return None
+            return list(dict.fromkeys(x.text[1:] for x in rest if x.kind in ("var", "param")))
+    return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -16,9 +17,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service import engine
 from service.kb import KB, default_kb_path
-from service.web import api, linkeddata, pages
+from service.kb.store import STORE_DIR
+from service.web import api, console, linkeddata, pages, sparql
 from service.web.errors import http_error, server_error
 from service.web.plans import new_cache
+from service.web.sparql import open_endpoint
 
 STATIC = Path(__file__).parent / "static"
 
@@ -56,7 +59,9 @@ def create_app(kb_path: Path | None = None) -> Starlette:
         app.state.kb = kb
         app.state.planner = engine.load(kb)
         app.state.plans = new_cache(app.state.planner)
+        open_endpoint(app.state, str(kb.path / STORE_DIR), kb.site.entity_base)
         yield
+        app.state.sparql_pool.close()
 
     routes = [
         Route("/", pages.home),
@@ -67,6 +72,8 @@ def create_app(kb_path: Path | None = None) -> Starlette:
         Route("/wiki/{name}", pages.wiki),
         Route("/id/{name}", linkeddata.entity),
         Route("/healthz", pages.healthz),
+        Route("/sparql", sparql.endpoint, methods=["GET", "POST", "OPTIONS"]),
+        Route("/console", console.page_handler),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     app = Starlette(
@@ -81,3 +88,21 @@ def create_app(kb_path: Path | None = None) -> Starlette:
 def app_factory() -> Starlette:
     """For `uvicorn --factory service.web.app:app_factory` (the KB comes from $KB_DIR)."""
     return create_app()
+
+
+def sparql_app_factory() -> Starlette:
+    """/sparql alone over any Oxigraph store ($STORE_DIR): the W3C conformance tests run against this."""
+    store_dir = os.environ["STORE_DIR"]
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        open_endpoint(app.state, store_dir, os.environ.get("ENTITY_BASE", "http://example.org/id/"))
+        yield
+        app.state.sparql_pool.close()
+
+    return Starlette(
+        routes=[Route("/sparql", sparql.endpoint, methods=["GET", "POST", "OPTIONS"]),
+                Route("/sparql/", sparql.endpoint, methods=["GET", "POST", "OPTIONS"])],
+        lifespan=lifespan,
+        exception_handlers={HTTPException: http_error, Exception: server_error},
+    )  # fmt: skip

@@ -17,6 +17,7 @@ log = logging.getLogger("service.web")
 
 CODES = {
     400: "bad_request",
+    403: "forbidden",
     404: "not_found",
     405: "method_not_allowed",
     406: "not_acceptable",
@@ -26,6 +27,7 @@ CODES = {
     429: "too_many_requests",
     500: "internal_error",
     503: "unavailable",
+    504: "timeout",
 }
 
 

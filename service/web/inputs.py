@@ -14,17 +14,22 @@ MAX_QUESTION = 500
 MAX_BODY = 16 * 1024
 
 
-async def body_json(request: Request) -> dict[str, Any]:
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
-        raise ApiError(413, f"The request body is limited to {MAX_BODY} bytes.")
+async def read_body(request: Request, limit: int) -> bytes:
+    """The request body, refused with 413 as soon as it passes `limit` bytes (declared or streamed)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise ApiError(413, f"The request body is limited to {limit} bytes.")
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
-        if size > MAX_BODY:
-            raise ApiError(413, f"The request body is limited to {MAX_BODY} bytes.")
+        if size > limit:
+            raise ApiError(413, f"The request body is limited to {limit} bytes.")
         chunks.append(chunk)
-    raw = b"".join(chunks)
+    return b"".join(chunks)
+
+
+async def body_json(request: Request) -> dict[str, Any]:
+    raw = await read_body(request, MAX_BODY)
     if not raw:
         return {}
     kind = request.headers.get("content-type", "application/json").split(";")[0].strip().lower()

@@ -26,7 +26,8 @@ def free_port() -> int:
 @pytest.fixture(scope="session")
 def server(demo_kb_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
-    env = {**os.environ, "KB_DIR": str(demo_kb_path), "TODAY": "2026-11-30"}
+    env = {**os.environ, "KB_DIR": str(demo_kb_path), "TODAY": "2026-11-30", "SPARQL_TIMEOUT": "3",
+           "SPARQL_CLIENT_LIMIT": "3", "SPARQL_WORKERS": "2"}  # fmt: skip
     command = [sys.executable, "-m", "service", "serve", "--port", str(port), "--kb", str(demo_kb_path)]
     log = tmp_path_factory.mktemp("server") / "server.log"
     out = log.open("wb")

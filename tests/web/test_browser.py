@@ -97,3 +97,27 @@ def test_followup_chip_asks_the_next_question(page: Page) -> None:
     chip.click()
     expect(page.get_by_role("heading", level=1)).to_have_text(text)
     expect(page.locator(".badge")).not_to_have_text("0 % · None match")
+
+
+def test_run_in_console_shows_the_same_rows(page: Page) -> None:
+    page.goto("/?q=" + "Rust projects")
+    answer_rows = page.locator(".sparql summary").first.inner_text()
+    page.locator("details.query summary").first.click()
+    page.get_by_role("link", name="Run in console").first.click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("SPARQL console")
+    heading = page.locator("#result-heading")
+    expect(heading).to_contain_text("26 results")
+    assert "26 rows" in answer_rows
+    expect(page.locator("table.results tbody tr").first).to_contain_text("Tessera")
+    page.screenshot(path=str(SHOTS / "console.png"), full_page=False)
+
+
+def test_console_runs_a_stored_example_and_reports_syntax_errors(page: Page) -> None:
+    page.goto("/console")
+    page.get_by_role("link", name="Works of a kind").click()
+    expect(page.locator("#result-heading")).to_contain_text("results")
+    editor = page.locator("textarea#query")
+    editor.fill("SELECT * WHERE {\n  ?s nope:p ?o\n}")
+    page.get_by_role("button", name="Run").click()
+    expect(page.get_by_role("alert")).to_contain_text("line 2")
+    expect(page.locator("#highlight .k").first).to_have_text("SELECT")

@@ -1,0 +1,136 @@
+"""SPARQL 1.1 result formats for SELECT and ASK (JSON, XML, CSV, TSV), written row by row so a row cap
+can stop a result before it is all in memory; CONSTRUCT and DESCRIBE use pyoxigraph's RDF serializers."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from xml.sax.saxutils import escape, quoteattr
+
+import pyoxigraph as ox
+
+XSD = "http://www.w3.org/2001/XMLSchema#"
+SELECT_TYPES = {
+    "application/sparql-results+json": "json",
+    "application/json": "json",
+    "application/sparql-results+xml": "xml",
+    "application/xml": "xml",
+    "text/csv": "csv",
+    "text/tab-separated-values": "tsv",
+}
+GRAPH_TYPES = {
+    "text/turtle": ox.RdfFormat.TURTLE,
+    "application/n-triples": ox.RdfFormat.N_TRIPLES,
+    "application/ld+json": ox.RdfFormat.JSON_LD,
+    "application/rdf+xml": ox.RdfFormat.RDF_XML,
+}
+CANONICAL = {"json": "application/sparql-results+json", "xml": "application/sparql-results+xml",
+             "csv": "text/csv", "tsv": "text/tab-separated-values"}  # fmt: skip
+_NUMBER = {XSD + "integer": re.compile(r"^[+-]?\d+$"), XSD + "decimal": re.compile(r"^[+-]?\d*\.\d+$"),
+           XSD + "double": re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d+$"),
+           XSD + "boolean": re.compile(r"^(true|false)$")}  # fmt: skip
+
+Row = Sequence[ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple | None]
+
+
+def _json_term(t: object) -> dict[str, str]:
+    if isinstance(t, ox.NamedNode):
+        return {"type": "uri", "value": t.value}
+    if isinstance(t, ox.BlankNode):
+        return {"type": "bnode", "value": t.value}
+    assert isinstance(t, ox.Literal)
+    out = {"type": "literal", "value": t.value}
+    if t.language:
+        out["xml:lang"] = t.language
+    elif t.datatype.value != XSD + "string":
+        out["datatype"] = t.datatype.value
+    return out
+
+
+def _xml_term(t: object) -> str:
+    if isinstance(t, ox.NamedNode):
+        return f"<uri>{escape(t.value)}</uri>"
+    if isinstance(t, ox.BlankNode):
+        return f"<bnode>{escape(t.value)}</bnode>"
+    assert isinstance(t, ox.Literal)
+    if t.language:
+        return f"<literal xml:lang={quoteattr(t.language)}>{escape(t.value)}</literal>"
+    if t.datatype.value != XSD + "string":
+        return f"<literal datatype={quoteattr(t.datatype.value)}>{escape(t.value)}</literal>"
+    return f"<literal>{escape(t.value)}</literal>"
+
+
+def _csv_field(t: object) -> str:
+    if t is None:
+        return ""
+    text = f"_:{t.value}" if isinstance(t, ox.BlankNode) else str(getattr(t, "value", t))
+    if any(c in text for c in ',"\r\n'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def _tsv_field(t: object) -> str:
+    if t is None:
+        return ""
+    if isinstance(t, ox.Literal) and not t.language:
+        pattern = _NUMBER.get(t.datatype.value)
+        if pattern is not None and pattern.match(t.value):
+            return t.value
+    return str(t).replace("\t", "\\t")
+
+
+def select(variables: list[str], rows: list[Row], kind: str) -> bytes:
+    if kind == "json":
+        bindings = [{v: _json_term(t) for v, t in zip(variables, row, strict=True) if t is not None} for row in rows]
+        return json.dumps({"head": {"vars": variables}, "results": {"bindings": bindings}}, ensure_ascii=False).encode()
+    if kind == "xml":
+        parts = ['<?xml version="1.0"?>\n<sparql xmlns="http://www.w3.org/2005/sparql-results#"><head>']
+        parts += [f"<variable name={quoteattr(v)}/>" for v in variables]
+        parts.append("</head><results>")
+        for row in rows:
+            parts.append("<result>")
+            parts += [f"<binding name={quoteattr(v)}>{_xml_term(t)}</binding>"
+                      for v, t in zip(variables, row, strict=True) if t is not None]  # fmt: skip
+            parts.append("</result>")
+        parts.append("</results></sparql>")
+        return "".join(parts).encode()
+    if kind == "csv":
+        lines = [",".join(variables)] + [",".join(_csv_field(t) for t in row) for row in rows]
+        return ("\r\n".join(lines) + "\r\n").encode()
+    lines = ["\t".join("?" + v for v in variables)] + ["\t".join(_tsv_field(t) for t in row) for row in rows]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def boolean(value: bool, kind: str) -> bytes:
+    if kind == "json":
+        return json.dumps({"head": {}, "boolean": value}).encode()
+    if kind == "xml":
+        word = "true" if value else "false"
+        return (f'<?xml version="1.0"?>\n<sparql xmlns="http://www.w3.org/2005/sparql-results#"><head/>'
+                f"<boolean>{word}</boolean></sparql>").encode()  # fmt: skip
+    return (("true" if value else "false") + "\n").encode()
+
+
+def choose(accept: str, offers: Mapping[str, object], default: str) -> str | None:
+    """The offered media type the Accept header prefers (q values honoured), the default for */*."""
+    if not accept.strip():
+        return default
+    ranked = []
+    for n, part in enumerate(accept.split(",")):
+        media, *params = (x.strip().lower() for x in part.split(";"))
+        q = 1.0
+        for p in params:
+            if p.startswith("q="):
+                try:
+                    q = float(p[2:])
+                except ValueError:
+                    q = 0.0
+        if q > 0:
+            ranked.append((-q, n, media))
+    for _, _, media in sorted(ranked):
+        if media in offers:
+            return media
+        if media in ("*/*", "application/*", "text/*") and (media == "*/*" or default.startswith(media[:-1])):
+            return default
+    return None
