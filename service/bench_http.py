@@ -101,3 +101,48 @@ def bench_http(kb: Path, questions: list[str], seconds: int = 20, workers: int =
         out(
             f"| {path} | {r['requests']} | {r['rps']:.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['errors']:.0f} |"
         )
+
+
+def bench_sparql(kb: Path, query: str, seconds: int = 15, workers: int = 2, connections: int = 32,
+                 out: Callable[[str], None] = print) -> None:  # fmt: skip
+    """/sparql and the native `oxigraph serve-read-only` on the same store and query, in one run."""
+    oxigraph = shutil.which("oxigraph") or str(Path(sys.executable).parent / "oxigraph")
+    if shutil.which("wrk") is None or not Path(oxigraph).exists():
+        raise RuntimeError("bench sparql needs wrk (apt-get install wrk) and the oxigraph wheel (pip install oxigraph)")
+    ours, native = _free_port(), _free_port()
+    # one wrk client stands for many visitors: the per-client limit would turn most requests into 429s
+    env = {**os.environ, "KB_DIR": str(kb), "SPARQL_WORKERS": "1", "SPARQL_CLIENT_LIMIT": str(connections)}
+    serve = [sys.executable, "-m", "service", "serve", "--port", str(ours), "--workers", str(workers), "--kb", str(kb)]
+    servers = [
+        subprocess.Popen(serve, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL),
+        subprocess.Popen([oxigraph, "serve-read-only", "--location", str(kb / "store"), "--bind",
+                          f"127.0.0.1:{native}", "--union-default-graph"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL),
+    ]  # fmt: skip
+    path = "/sparql?query=" + quote(query)
+    results = {}
+    try:
+        for port in (ours, native):
+            for _ in range(300):
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=1):
+                        break
+                except OSError:
+                    time.sleep(0.2)
+        time.sleep(3)
+        for name, port in (("this app, /sparql", ours), ("oxigraph serve-read-only", native)):
+            base = f"http://127.0.0.1:{port}"
+            _wrk(base, [path], 3, connections)
+            results[name] = _wrk(base, [path], seconds, connections)
+    finally:
+        for server in servers:
+            server.terminate()
+            server.wait(timeout=20)
+    out(f"wrk, {connections} connections, {seconds} s each, one after the other on this 2-core machine; the query:\n")
+    out("```sparql\n" + query.strip() + "\n```\n")
+    out("| server | req/s | p50 ms | p99 ms | errors |")
+    out("|---|---|---|---|---|")
+    for name, r in results.items():
+        out(f"| {name} | {r['rps']:.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['errors']:.0f} |")
+    ratio = results["this app, /sparql"]["rps"] / results["oxigraph serve-read-only"]["rps"]
+    out(f"\nratio (this app / native): {ratio:.2f}")

@@ -14,7 +14,7 @@ import uvicorn
 
 from service import engine, snapshot
 from service.bench import bench_build, bench_plan, bench_queries
-from service.bench_http import bench_http
+from service.bench_http import bench_http, bench_sparql
 from service.config import ROOT
 from service.errors import FolioError, ProblemsFound
 from service.evaluate import run_suite, summary
@@ -121,6 +121,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         bench_build(_sources(args))
     elif args.what == "queries":
         bench_queries(_kb_path(args), runs=args.runs)
+    elif args.what == "sparql":
+        kb = KB.open(_kb_path(args))
+        query = kb.catalog.fill("works-using-skill", {"skill": kb.site.entity_base + "Rust"})
+        bench_sparql(_kb_path(args).resolve(), query, seconds=args.seconds)
     elif args.what == "http":
         bench_http(_kb_path(args).resolve(), snapshot.questions(_planner(args)), seconds=args.seconds)
     else:
@@ -223,7 +227,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("action", choices=["save", "check"])
     p.add_argument("file")
     p = command("bench", cmd_bench, "measure: build times, each stored query, or plan() over the snapshot questions")
-    p.add_argument("what", choices=["build", "queries", "plan", "http"])
+    p.add_argument("what", choices=["build", "queries", "plan", "http", "sparql"])
     p.add_argument("--seconds", type=int, default=20, help="how long each wrk run lasts (bench http)")
     p.add_argument("--runs", type=int, default=200, help="runs per query (bench queries)")
     inputs(p)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing as mp
+import os
 import re
 import threading
 from collections.abc import Iterable
@@ -142,6 +143,27 @@ class _Worker:
             return outcome
         raise QueryTimeout
 
+    async def ask(self, req: Request, timeout: float) -> Outcome:
+        """Send the query and wait for the answer on the event loop (no thread): readable pipe or time limit."""
+        loop = asyncio.get_running_loop()
+        ready: asyncio.Future[None] = loop.create_future()
+        fd = self.parent.fileno()
+        def readable() -> None:
+            if not ready.done():
+                ready.set_result(None)
+
+        loop.add_reader(fd, readable)
+        try:
+            self.parent.send(req)
+            await asyncio.wait_for(ready, timeout)
+        except TimeoutError:
+            raise QueryTimeout from None
+        finally:
+            loop.remove_reader(fd)
+            os.set_blocking(fd, True)  # the loop made it non-blocking; the rest of a long answer is read in one go
+        outcome: Outcome = self.parent.recv()
+        return outcome
+
     def kill(self) -> None:
         self.process.kill()
         self.process.join(5)
@@ -175,7 +197,7 @@ class Pool:
     async def run(self, req: Request) -> Outcome:
         worker = await self._idle.get()
         try:
-            outcome = await asyncio.to_thread(worker.call, req, self.timeout)
+            outcome = await worker.ask(req, self.timeout)
         except BaseException:  # the time limit, or the caller gone: the worker may still be busy, so it goes
             await self._replace(worker)
             raise
