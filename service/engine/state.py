@@ -109,10 +109,11 @@ class State:
         anchor = "" if p.kind == "lead" else "#" + slug(p.heading.split(" › ")[-1])
         return self.read.add(f"p:{p.id}", Reading("passage", p.heading, f"/wiki/{p.article}{anchor}", p.text))
 
-    def read_entity(self, entity: Entity, run: QueryRun) -> str:
-        return self.read.add(
-            f"e:{entity.name}", Reading("graph", entity.label, about_url(entity), entity.description or entity.label)
-        )
+    def read_entity(self, entity: Entity, facts: QueryRun) -> str:
+        """An entity's graph facts as a source: what the facts query returned for its description."""
+        described = [r["value"].value for r in facts.rows if r["property"].value.endswith("#description")]
+        text = described[0] if described else entity.description or entity.label
+        return self.read.add(f"e:{entity.name}", Reading("graph", entity.label, about_url(entity), text))
 
     def read_definition(self, term: str, text: str, url: str) -> str:
         return self.read.add(f"d:{term}", Reading("definition", term, url, text))
