@@ -85,13 +85,13 @@ def substitute(text: str, values: dict[str, str]) -> str:
 
 def keywords(text: str) -> list[Token]:
     """Bare words of the query (keywords and prefixed names), outside strings, IRIs and comments."""
-    return [t for t in tokens(text) if t.kind == "word"]
+    return [t for t in _cached_tokens(text) if t.kind == "word"]
 
 
 def star_order(text: str) -> list[str] | None:
     """For `SELECT *`, the variables in order of first appearance (what a reader expects as columns);
     None for any other projection."""
-    toks = [t for t in tokens(text) if t.kind not in ("space", "comment")]
+    toks = [t for t in _cached_tokens(text) if t.kind not in ("space", "comment")]
     for i, t in enumerate(toks):
         if t.kind == "word" and t.text.upper() == "SELECT":
             rest = toks[i + 1 :]
