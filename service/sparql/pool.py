@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 import pyoxigraph as ox
 
 from service import sparql_text
+from service.accept import choose
 from service.sparql import results
 
 T = TypeVar("T")
@@ -81,12 +82,12 @@ def execute(store: ox.Store, req: Request, prefixes: dict[str, str]) -> Outcome:
     except (ValueError, OSError) as e:
         return Outcome(400, message=str(e))
     if isinstance(result, ox.QueryBoolean):
-        media = results.choose(req.accept, results.SELECT_TYPES, "application/sparql-results+json")
+        media = choose(req.accept, results.SELECT_TYPES, "application/sparql-results+json")
         if media is None:
             return Outcome(406, message="ASK results are offered as " + ", ".join(results.SELECT_TYPES))
         return Outcome(200, media, results.boolean(bool(result), results.SELECT_TYPES[media]), rows=1)
     if isinstance(result, ox.QuerySolutions):
-        media = results.choose(req.accept, results.SELECT_TYPES, "application/sparql-results+json")
+        media = choose(req.accept, results.SELECT_TYPES, "application/sparql-results+json")
         if media is None:
             return Outcome(406, message="SELECT results are offered as " + ", ".join(results.SELECT_TYPES))
         variables = [v.value for v in result.variables]
@@ -100,7 +101,7 @@ def execute(store: ox.Store, req: Request, prefixes: dict[str, str]) -> Outcome:
         rows: list[results.Row] = [[values[i] for i in columns] for values in map(list, solutions)]
         body = results.select(variables, rows, results.SELECT_TYPES[media])
         return Outcome(200, media, body, rows=len(rows), truncated=truncated)
-    media = results.choose(req.accept, results.GRAPH_TYPES, "text/turtle")
+    media = choose(req.accept, results.GRAPH_TYPES, "text/turtle")
     if media is None:
         return Outcome(406, message="CONSTRUCT and DESCRIBE results are offered as " + ", ".join(results.GRAPH_TYPES))
     triples, truncated = take(result, req.row_cap)
@@ -148,6 +149,7 @@ class _Worker:
         loop = asyncio.get_running_loop()
         ready: asyncio.Future[None] = loop.create_future()
         fd = self.parent.fileno()
+
         def readable() -> None:
             if not ready.done():
                 ready.set_result(None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 import pyoxigraph as ox
@@ -110,27 +110,3 @@ def boolean(value: bool, kind: str) -> bytes:
         return (f'<?xml version="1.0"?>\n<sparql xmlns="http://www.w3.org/2005/sparql-results#"><head/>'
                 f"<boolean>{word}</boolean></sparql>").encode()  # fmt: skip
     return (("true" if value else "false") + "\n").encode()
-
-
-def choose(accept: str, offers: Mapping[str, object], default: str) -> str | None:
-    """The offered media type the Accept header prefers (q values honoured), the default for */*."""
-    if not accept.strip():
-        return default
-    ranked = []
-    for n, part in enumerate(accept.split(",")):
-        media, *params = (x.strip().lower() for x in part.split(";"))
-        q = 1.0
-        for p in params:
-            if p.startswith("q="):
-                try:
-                    q = float(p[2:])
-                except ValueError:
-                    q = 0.0
-        if q > 0:
-            ranked.append((-q, n, media))
-    for _, _, media in sorted(ranked):
-        if media in offers:
-            return media
-        if media in ("*/*", "application/*", "text/*") and (media == "*/*" or default.startswith(media[:-1])):
-            return default
-    return None

@@ -9,6 +9,7 @@ import pyoxigraph as ox
 from starlette.requests import Request
 from starlette.responses import Response
 
+from service.accept import choose
 from service.vocab import GRAPH_DATA, PF
 from service.web.errors import ApiError
 from service.web.templating import page
@@ -30,24 +31,6 @@ PREFIXES = {
 }
 
 
-def _accepted(header: str) -> list[str]:
-    """Media types of an Accept header, best first (equal qualities keep their order)."""
-    ranked = []
-    for n, part in enumerate(header.split(",")):
-        media, *params = (x.strip() for x in part.split(";"))
-        q = 1.0
-        for param in params:
-            key, _, value = param.partition("=")
-            if key.strip() == "q":
-                try:
-                    q = float(value)
-                except ValueError:
-                    q = 0.0
-        if media and q > 0:
-            ranked.append((-q, n, media.lower()))
-    return [media for _, _, media in sorted(ranked)]
-
-
 def negotiate(request: Request) -> str:
     """The media type to answer with: ?format= first, then the Accept header by quality, HTML by default."""
     fmt = request.query_params.get("format")
@@ -55,15 +38,11 @@ def negotiate(request: Request) -> str:
         if fmt not in BY_EXTENSION:
             raise ApiError(406, f"format={fmt!r} is not offered: use one of {', '.join(BY_EXTENSION)}.")
         return BY_EXTENSION[fmt]
-    header = request.headers.get("accept")
-    if not header:
-        return "text/html"
-    for media in _accepted(header):
-        if media in FORMATS or media == "text/html":
-            return media
-        if media in ("*/*", "text/*", "application/xhtml+xml"):
-            return "text/html"
-    raise ApiError(406, "This entity is offered as text/html, " + ", ".join(FORMATS) + ".")
+    offers = {"text/html": None, "application/xhtml+xml": None, **FORMATS}
+    media = choose(request.headers.get("accept", ""), offers, "text/html")
+    if media is None:
+        raise ApiError(406, "This entity is offered as text/html, " + ", ".join(FORMATS) + ".")
+    return "text/html" if media == "application/xhtml+xml" else media
 
 
 def triples(store: ox.Store, iri: str) -> list[ox.Triple]:

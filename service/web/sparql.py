@@ -14,9 +14,10 @@ import pyoxigraph as ox
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from service.accept import choose
 from service.config import setting
 from service.sparql import pool as workers
-from service.sparql.results import GRAPH_TYPES, choose
+from service.sparql.results import GRAPH_TYPES
 from service.sparql.safety import Refused, check
 from service.vocab import PF
 from service.web.errors import ApiError
