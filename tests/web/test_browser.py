@@ -76,7 +76,7 @@ def test_abstention_offers_the_prefilled_contact_link(page: Page) -> None:
     page.goto("/")
     page.get_by_label("Ask about her work").fill("what do you think about the election?")
     page.get_by_role("button", name="Ask").click()
-    expect(page.locator(".badge")).to_have_text("0 % · None match")
+    expect(page.locator(".badge")).to_have_text("0 % · No match")
     link = page.get_by_role("link", name="Ask Ines directly — your question is filled in")
     expect(link).to_have_attribute("href", re.compile(r"mailto:hello@inescalder\.example\?subject=.*election"))
     page.screenshot(path=str(SHOTS / "ask-abstention.png"), full_page=True)
@@ -96,7 +96,7 @@ def test_followup_chip_asks_the_next_question(page: Page) -> None:
     text = chip.inner_text()
     chip.click()
     expect(page.get_by_role("heading", level=1)).to_have_text(text)
-    expect(page.locator(".badge")).not_to_have_text("0 % · None match")
+    expect(page.locator(".badge")).not_to_have_text("0 % · No match")
 
 
 def test_run_in_console_shows_the_same_rows(page: Page) -> None:
