@@ -13,6 +13,7 @@ from pathlib import Path
 
 from service import snapshot
 from service.engine.plan import Planner
+from service.engine.preview import preview
 from service.kb import KB
 from service.kb.build import build
 from service.kb.sources import Sources
@@ -91,3 +92,17 @@ def bench_plan(planner: Planner, rounds: int = 3, out: Callable[[str], None] = p
     for route, ts in sorted(times.items(), key=lambda kv: -len(kv[1])):
         out(f"| {route} | {len(ts)} | {statistics.median(ts):.2f} | {percentile(ts, 0.95):.2f} |")
     out(f"| **all** | {len(every)} | {statistics.median(every):.2f} | {percentile(every, 0.95):.2f} |")
+
+
+def bench_preview(planner: Planner, out: Callable[[str], None] = print) -> None:
+    """preview() in process over every third-character prefix of the snapshot questions, as typed."""
+    typed = [q[:n] for q in snapshot.questions(planner)[:400] for n in range(3, len(q) + 1, 3)]
+    for text in typed:
+        preview(planner, text)
+    times = []
+    for text in typed:
+        start = time.perf_counter()
+        preview(planner, text)
+        times.append((time.perf_counter() - start) * 1000)
+    out(f"preview() in process over {len(typed)} typed prefixes: p50 {statistics.median(times):.2f} ms, "
+        f"p95 {percentile(times, 0.95):.2f} ms, p99 {percentile(times, 0.99):.2f} ms")  # fmt: skip

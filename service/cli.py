@@ -13,7 +13,7 @@ from typing import Any
 import uvicorn
 
 from service import engine, snapshot
-from service.bench import bench_build, bench_plan, bench_queries
+from service.bench import bench_build, bench_plan, bench_preview, bench_queries
 from service.bench_http import bench_http, bench_sparql
 from service.config import ROOT
 from service.errors import FolioError, ProblemsFound
@@ -126,7 +126,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
         query = kb.catalog.fill("works-using-skill", {"skill": kb.site.entity_base + "Rust"})
         bench_sparql(_kb_path(args).resolve(), query, seconds=args.seconds)
     elif args.what == "http":
-        bench_http(_kb_path(args).resolve(), snapshot.questions(_planner(args)), seconds=args.seconds)
+        planner = _planner(args)
+        bench_preview(planner)
+        bench_http(_kb_path(args).resolve(), snapshot.questions(planner), seconds=args.seconds, warm=args.warm)
     else:
         bench_plan(_planner(args))
     return 0
@@ -228,7 +230,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     p = command("bench", cmd_bench, "measure: build times, each stored query, or plan() over the snapshot questions")
     p.add_argument("what", choices=["build", "queries", "plan", "http", "sparql"])
-    p.add_argument("--seconds", type=int, default=20, help="how long each wrk run lasts (bench http)")
+    p.add_argument("--seconds", type=int, default=20, help="how long each wrk run lasts (bench http, sparql)")
+    p.add_argument("--warm", action="store_true", help="bench http: ask every question once before measuring")
     p.add_argument("--runs", type=int, default=200, help="runs per query (bench queries)")
     inputs(p)
     return parser

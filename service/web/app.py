@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -60,6 +61,10 @@ def create_app(kb_path: Path | None = None) -> Starlette:
         app.state.planner = engine.load(kb)
         app.state.plans = new_cache(app.state.planner)
         open_endpoint(app.state, str(kb.path / STORE_DIR), kb.site.entity_base)
+        # The KB and engine are hundreds of thousands of long-lived objects; a full garbage collection
+        # walking them all stalls every request queued on this worker. Freeze them out of the collector.
+        gc.collect()
+        gc.freeze()
         yield
         app.state.sparql_pool.close()
 
