@@ -8,13 +8,41 @@ any passage holding that word, so support alone makes a plan strong only from `s
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
 from service.engine.model import Confidence
 
 
-def label_for(score: int) -> str:
-    if score >= 75:
+@dataclass(frozen=True)
+class Scale:
+    """How levels become a 0-100 score and a label (lexicon/weights.yaml, `confidence.scores`)."""
+
+    ambiguous: int = 90
+    exact: int = 96
+    strong: tuple[int, int] = (70, 89)  # from, to: scaled by support
+    weak: tuple[int, int] = (35, 65)
+    high: int = 75  # a score from here on is High
+    medium: int = 50
+
+    @classmethod
+    def of(cls, spec: Mapping[str, Any] | None) -> Scale:
+        if not spec:
+            return cls()
+        return cls(
+            int(spec["ambiguous"]), int(spec["exact"]), (int(spec["strong"][0]), int(spec["strong"][1])),
+            (int(spec["weak"][0]), int(spec["weak"][1])), int(spec["high"]), int(spec["medium"]),
+        )  # fmt: skip
+
+    def between(self, span: tuple[int, int], support: float) -> int:
+        return span[0] + round((span[1] - span[0]) * min(1.0, max(0.0, support)))
+
+
+def label_for(score: int, scale: Scale = Scale()) -> str:
+    if score >= scale.high:
         return "High"
-    if score >= 50:
+    if score >= scale.medium:
         return "Medium"
     return "Low" if score > 0 else "None"
 
@@ -30,16 +58,17 @@ def decide(
     terms: int = 2,
     strong_min_terms: int = 2,
     model_enabled: bool = False,
+    scale: Scale = Scale(),
 ) -> Confidence:
     if ambiguous:
-        level, score = "exact", 90
+        level, score = "exact", scale.ambiguous
     elif not answered:
         level, score = "none", 0
     elif exact_route:
-        level, score = "exact", 96
+        level, score = "exact", scale.exact
     elif named or (support >= strong_support and terms >= strong_min_terms):
-        level, score = "strong", 70 + round(19 * min(1.0, support))
+        level, score = "strong", scale.between(scale.strong, support)
     else:
-        level, score = "weak", 35 + round(30 * min(1.0, support))
+        level, score = "weak", scale.between(scale.weak, support)
     allowed = model_enabled and level in ("weak", "none") and not ambiguous
-    return Confidence(level, score, label_for(score), allowed)
+    return Confidence(level, score, label_for(score, scale), allowed)

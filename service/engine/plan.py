@@ -16,7 +16,7 @@ from urllib.parse import quote
 from service.engine import context, routes
 from service.engine.answer import compose
 from service.engine.catalog import CONCEPTS
-from service.engine.confidence import decide
+from service.engine.confidence import Scale, decide
 from service.engine.engine import Engine
 from service.engine.fuse import fuse
 from service.engine.intents import contains, interpret
@@ -28,8 +28,6 @@ from service.engine.state import State
 from service.text import query_terms
 
 MAX_QUESTION = 500
-_KIND_WEIGHTS = {"list": "list", "explain": "explain", "entity": "entity", "define": "define", "fact": "fact",
-                 "stack": "entity", "navigate": "entity", "source": "entity", "about": "entity"}  # fmt: skip
 
 
 class Planner:
@@ -202,6 +200,7 @@ class Planner:
             strong_support=float(engine.weights["confidence"]["strong_support"]),
             terms=len(st.terms),
             strong_min_terms=int(engine.weights["confidence"]["strong_min_terms"]),
+            scale=Scale.of(engine.weights["confidence"].get("scores")),
         )
         if plan.confidence.level == "none":
             plan.answer = None
@@ -232,7 +231,7 @@ class Planner:
                     run = st.run(candidate["query"], {candidate["param"]: concepts[0].iri})
                     lists["graph"] = [r["work"].value for r in run.rows if "work" in r]
             fusion = engine.weights["fusion"]
-            weights = fusion["weights"][_KIND_WEIGHTS.get(st.kind, "search")]
+            weights = fusion["weights"][fusion.get("kinds", {}).get(st.kind, "search")]
             ranked = fuse(lists, weights, tiers, {int(k): float(v) for k, v in fusion["tier_factor"].items()},
                           int(fusion["k"]))  # fmt: skip
         if st.plan.route in ("private", "off_topic", "empty"):

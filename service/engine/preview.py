@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from service.engine.confidence import label_for
+from service.engine.confidence import Scale, label_for
 from service.engine.intents import contains
 from service.engine.link import tokenize
 from service.engine.plan import Planner
@@ -75,4 +75,4 @@ def preview(planner: Planner, text: str) -> Preview:
         "tier": e.tier if e else None,
         "url": f"/wiki/{hit.article}",
     }
-    return Preview(question, score, label_for(score), best)
+    return Preview(question, score, label_for(score, Scale.of(engine.weights["confidence"].get("scores"))), best)
