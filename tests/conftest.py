@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import sys
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
@@ -53,3 +54,14 @@ def planner(demo_kb_path: Path) -> Planner:
 
 
 TODAY = date(2026, 11, 30)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """The W3C conformance counts, printed at the end of every run that included them."""
+    module = sys.modules.get("tests.web.test_conformance")
+    results = getattr(module, "RESULTS", None)
+    if results and (results["query"] or results["update"]):
+        passed, refused = results["passed"], results["refused"]
+        terminalreporter.write_line(
+            f"W3C SPARQL 1.1 Protocol: {passed} query tests passed, {refused} update tests refused"
+        )

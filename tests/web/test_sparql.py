@@ -170,14 +170,14 @@ def test_more_concurrent_queries_than_the_limit_get_429(server: str) -> None:
 def test_every_shown_query_returns_the_answer_rows_over_http(http: httpx.Client, planner: Planner) -> None:
     suite = json.loads((ROOT / "tests" / "search-eval.json").read_text())
     checked = 0
-    for case in suite["cases"][::5]:
+    for case in suite["cases"]:
         plan = planner.plan(case["question"], previous=case.get("previous"), today=TODAY)
         for run in plan.sparql:
             got = http.post("/sparql", content=run.query.encode(), headers=SPARQL_QUERY).json()
             values = [[b.get(v, {}).get("value") for v in got["head"]["vars"]] for b in got["results"]["bindings"]]
             assert values == [[row[c].value if c in row else None for c in run.columns] for row in run.rows]
             checked += 1
-    assert checked >= 40
+    assert checked >= 200
 
 
 def test_console_runs_shared_urls_and_lists_stored_queries(http: httpx.Client) -> None:
