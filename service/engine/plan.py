@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import date
 from urllib.parse import quote
 
-from service.engine import context, routes
+from service.engine import context, lists, routes, texts
 from service.engine.answer import compose
 from service.engine.catalog import CONCEPTS
 from service.engine.confidence import Scale, decide
@@ -131,20 +131,20 @@ class Planner:
             return
         key = st.authored_key
         order: list[Callable[[State], bool]] = [
-            routes.pivot,
-            routes.comparison,
-            routes.count,
-            routes.period,
-            routes.class_list,
+            lists.pivot,
+            lists.comparison,
+            lists.count,
+            lists.period,
+            lists.class_list,
             lambda s: key is not None and routes.authored(s, key),
             lambda s: s.kind in ("contact", "recent") and routes.authored(s, s.kind),
-            routes.define,
-            routes.lexicon_definition,
-            routes.explain,
-            routes.with_all,
-            routes.concept_works,
+            texts.define,
+            texts.lexicon_definition,
+            texts.explain,
+            lists.with_all,
+            lists.concept_works,
             routes.entity_answer,
-            routes.top_passage,
+            texts.top_passage,
         ]
         for branch in order:
             if branch(st):

@@ -1,0 +1,248 @@
+"""Graph-list branches: the pivot, comparisons, counts, periods, kinds of work, works with all, a concept's works."""
+
+from __future__ import annotations
+
+from service.engine.catalog import CONCEPTS
+from service.engine.intents import contains
+from service.engine.link import tokenize
+from service.engine.retrieve import best_passage_for
+from service.engine.routes import (
+    VERB,
+    answer_limit,
+    column_iris,
+    during_role,
+    key_first,
+    labels,
+    names,
+    plural,
+    role_named,
+    when,
+)
+from service.engine.state import State
+
+
+def pivot(st: State) -> bool:
+    """A technology the graph lacks: say the graph lists no such work, and show what is used instead."""
+    if st.kind == "define" or any(k in ("skill", "technique") for k in st.linked_kinds()):
+        return False
+    found = st.engine.absent_linker.link(st.plan.normalized).entities
+    if not found:
+        return False
+    absent = st.engine.absent[found[0]]
+    category = st.engine.pf(absent.category)
+    _, many = st.engine.category_label(category)
+    evidence = st.run("absent_evidence", {"name": absent.label})
+    skills = st.run("category_skills", {"category": category})
+    works = st.run("category_works", {"category": category})
+    used = [r for r in skills.rows if int(r["works"].value) > 0][:3]
+    all_works = column_iris(works, "work")
+    keys = [i for i in all_works if st.engine.entities.get(i) and st.engine.entities[i].tier == 1]
+    st.listed = keys or all_works
+    st.plan.route = "pivot"
+    st.exact = True
+    st.say(
+        f"The graph lists no {absent.label} work: no work uses a skill named {absent.label}.",
+        st.read_query(evidence, f"{len(evidence.rows)} rows"),
+    )
+    if used:
+        counts = ", ".join(r["works"].value for r in used)
+        st.say(
+            f"The {many} she does use most are {names([r['skill'].label or '' for r in used], 3)} "
+            f"({counts} works{' each' if len(used) > 1 else ''}).",
+            st.read_query(skills, ", ".join(f"{r['skill'].label}: {r['works'].value}" for r in used)),
+        )
+    if st.listed:
+        lead = "Key work in them" if keys else "Work in them"
+        st.say(
+            f"{lead}: {names(labels(st, st.listed), 4)}.",
+            st.read_query(works, ", ".join(labels(st, st.listed[:8]))),
+        )
+    return True
+
+
+def comparison(st: State) -> bool:
+    ents = st.entities
+    if not st.has("compare") or len(ents) < 2:
+        return False
+    groups = {"work": "work", "skill": "skill", "technique": "skill", "place": "place", "organisation": "place"}
+    a, b = ents[0], ents[1]
+    if groups.get(a.kind) != groups.get(b.kind) or groups.get(a.kind) is None:
+        return False
+    run = st.run("compare", {"first": a.iri, "second": b.iri})
+    sides: dict[str, dict[str, list[str]]] = {"both": {}, "first": {}, "second": {}}
+    for row in run.rows:
+        prop = row["propertyLabel"].value
+        if row["direction"].value == "in":
+            prop = "based here" if row["property"].value.endswith("basedIn") else "places in it"
+        value = row["value"].label or row["value"].value
+        sides[row["side"].value].setdefault(prop, []).append(value)
+    ref = st.read_query(run, f"{len(run.rows)} facts")
+
+    def describe(facts: dict[str, list[str]]) -> str:
+        skip = {"tier", "start date", "end date"}
+        return "; ".join(f"{p} {names(v, 5)}" for p, v in sorted(facts.items()) if p not in skip)
+
+    st.plan.route = "comparison"
+    st.exact = True
+    st.listed = [a.iri, b.iri]
+    if sides["both"]:
+        st.say(f"{a.display} and {b.display} share: {describe(sides['both']) or 'their tier and dates'}.", ref)
+    else:
+        st.say(f"{a.display} and {b.display} share no facts in the graph.", ref)
+    for e, side in ((a, "first"), (b, "second")):
+        if describe(sides[side]):
+            st.say(f"Only {e.display}: {describe(sides[side])}.", ref)
+    return True
+
+
+def count(st: State) -> bool:
+    if not st.has("count"):
+        return False
+    ents = st.entities
+    if ents and all(e.kind in CONCEPTS for e in ents):
+        e = ents[0]
+        run = st.run("count", {"concept": e.iri})
+        n = int(run.rows[0]["works"].value) if run.rows else 0
+        st.plan.route = "count"
+        st.exact = True
+        candidate = st.engine.routes["candidates"].get(e.kind)
+        if candidate:
+            listing = st.run(candidate["query"], {candidate["param"]: e.iri})
+            st.listed = column_iris(listing, "work")
+        verb = VERB.get(e.kind, "use")
+        st.say(f"{plural(n, 'work', 'works')} {verb + 's' if n == 1 else verb} {e.display}.",
+               st.read_query(run, str(n)))  # fmt: skip
+        return True
+    if not ents:
+        found = _class_named(st)
+        if found:
+            return class_list(st, found, counting=True)
+    return False
+
+
+def period(st: State) -> bool:
+    if st.kind in ("define", "explain", "contact", "navigate", "source", "stack"):
+        return False
+    role = role_named(st)
+    if role is not None and st.period is None and (st.has("during") or st.kind in ("fact", "search", "list")):
+        return during_role(st, role)
+    if st.period is None:
+        return False
+    outside = [t.word for t in tokenize(st.plan.normalized.lower().replace(st.period.text, " "))]
+    if not st.about_her() and any(w not in st.engine.stopwords and w not in st.engine.intents.filler for w in outside):
+        return False  # "who won the world cup in 2018?" names a year, not her work
+    start, end = st.period.iso()
+    works = st.run("period", {"start": start, "end": end})
+    roles = st.run("period_roles", {"start": start, "end": end})
+    iris = column_iris(works, "work")
+    st.listed = iris
+    st.plan.route = "works_in_period"
+    st.exact = True
+    span = when(st.period.start, st.period.end)
+    if iris:
+        st.say(
+            f"{plural(len(iris), 'work was', 'works were')} active {span}. {key_first(st, iris)}".strip(),
+            st.read_query(works, ", ".join(labels(st, iris[:10]))),
+        )
+        if not key_first(st, iris):
+            st.say(f"Among them: {names(labels(st, iris), answer_limit(st))}.", st.read_query(works, ""))
+    else:
+        st.say(f"No work in the graph was active {span}.", st.read_query(works, "0 rows"))
+    held = [r["role"].label or r["role"].value for r in roles.rows]
+    if held:
+        st.say(f"Her roles then: {names(held, 4)}.", st.read_query(roles, ", ".join(held)))
+    return True
+
+
+def _class_named(st: State) -> tuple[str, str] | None:
+    words = st.cue
+    for key, value in sorted(st.engine.classes.items(), key=lambda kv: -len(kv[0])):
+        if contains(words, key):
+            return value
+    return None
+
+
+def class_list(st: State, found: tuple[str, str] | None = None, *, counting: bool = False) -> bool:
+    if found is None:
+        if st.entities:
+            return False
+        found = _class_named(st)
+        if found is None or found[0].endswith(("#Work", "#Project", "#Software")):
+            return False
+    iri, kind = found
+    label, many = st.engine.class_labels[iri]
+    st.exact = True
+    if kind == "class":
+        run = st.run("class_list", {"class": iri})
+        iris = column_iris(run, "work")
+        st.listed = iris
+        st.plan.route = "class_list"
+        ref = st.read_query(run, ", ".join(labels(st, iris[:10])))
+        st.say(f"The graph lists {plural(len(iris), label.lower(), many)}.", ref)
+        if iris:
+            st.say(f"Key work first: {names(labels(st, iris), answer_limit(st))}.", ref)
+    else:
+        run = st.run("category_skills", {"category": iri})
+        used = [r for r in run.rows if int(r["works"].value) > 0]
+        st.listed = [r["skill"].value for r in used]
+        st.plan.route = "category_list"
+        ref = st.read_query(run, ", ".join(f"{r['skill'].label}: {r['works'].value}" for r in used[:10]))
+        st.say(
+            f"She has used {plural(len(used), label, many)}, most used first: "
+            + names([f"{r['skill'].label} ({r['works'].value})" for r in used], 8)
+            + ".",
+            ref,
+        )
+    if counting:
+        st.plan.route = "count"
+    return True
+
+
+def with_all(st: State) -> bool:
+    concepts = [e for e in st.entities if e.kind in CONCEPTS]
+    if len(concepts) < 2:
+        return False
+    if len(concepts) == 2:
+        run = st.run("with_two", {"first": concepts[0].iri, "second": concepts[1].iri})
+    else:
+        run = st.run("with_three", {"first": concepts[0].iri, "second": concepts[1].iri, "third": concepts[2].iri})
+        concepts = concepts[:3]
+    iris = column_iris(run, "work")
+    st.listed = iris
+    st.plan.route = "works_with_all"
+    st.exact = True
+    together = names([c.display for c in concepts], 3)
+    ref = st.read_query(run, ", ".join(labels(st, iris[:10])))
+    if iris:
+        st.say(f"{plural(len(iris), 'work combines', 'works combine')} {together}: "
+               f"{names(labels(st, iris), answer_limit(st))}.", ref)  # fmt: skip
+    else:
+        st.say(f"No work in the graph combines {together}.", ref)
+    return True
+
+
+def concept_works(st: State) -> bool:
+    ents = st.entities
+    if not ents or ents[0].kind not in CONCEPTS or st.unknown_rest():
+        return False
+    e = ents[0]
+    candidate = st.engine.routes["candidates"].get(e.kind)
+    if not candidate:
+        return False
+    run = st.run(candidate["query"], {candidate["param"]: e.iri})
+    iris = column_iris(run, "work")
+    if not iris:
+        return False
+    st.listed = iris
+    st.plan.route = "concept_works"
+    st.exact = True
+    verb = VERB.get(e.kind, "use")
+    ref = st.read_query(run, ", ".join(labels(st, iris[:10])))
+    among = key_first(st, iris) or "Among them: " + names(labels(st, iris), answer_limit(st)) + "."
+    st.say(f"{plural(len(iris), 'work', 'works')} {verb + 's' if len(iris) == 1 else verb} {e.display}. {among}", ref)
+    if e.has_article and st.kind in ("explain", "search", "entity"):
+        weights = st.engine.weights["article"]
+        hit = best_passage_for(st.engine.passages, e.name, st.terms, st.engine.synonyms, weights)
+        if hit is not None:
+            st.say(hit.passage.text, st.read_passage(hit))
+    return True

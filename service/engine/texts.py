@@ -1,0 +1,128 @@
+"""Text branches: definitions, how/why passages, the best passage or graph description, general terms."""
+
+from __future__ import annotations
+
+from service.engine.catalog import CONCEPTS, Entity
+from service.engine.intents import contains
+from service.engine.retrieve import PassageHit, best_passage_for
+from service.engine.routes import plural
+from service.engine.state import State
+from service.text import terms
+
+
+def define(st: State) -> bool:
+    ents = [e for e in st.entities if e.kind != "work"]
+    if st.kind != "define" or not ents or st.unknown_rest():
+        return False
+    e = ents[0]
+    st.plan.route = "definition"
+    st.exact = True
+    st.listed = [e.iri]
+    if e.kind in CONCEPTS:
+        run = st.run("definition", {"concept": e.iri})
+        ref = st.read_query(run, e.description)
+        row = run.rows[0] if run.rows else {}
+        text = row["description"].value if "description" in row else e.description
+        st.say(f"{e.label}: {text}", ref)
+        n = int(row["works"].value) if "works" in row else 0
+        if n:
+            st.say(f"{plural(n, 'work', 'works')} in the portfolio {'uses' if n == 1 else 'use'} it.", ref)
+    else:
+        run = st.run("facts", {"entity": e.iri})
+        st.say(f"{e.label}: {e.description}", st.read_entity(e, run))
+    return True
+
+
+def explain(st: State) -> bool:
+    if st.kind != "explain":
+        return False
+    hit = best_passage(st)
+    if hit is None:
+        return False
+    about = st.engine.by_name.get(hit.passage.article)
+    if about not in st.entities:  # not from the article of what was named: it must hold the question
+        st.support = _support(st, hit)
+        if not _enough(st, st.support, "explain_floor"):
+            return False
+    st.plan.route = "explain"
+    about = st.engine.by_name.get(hit.passage.article)
+    st.listed = [about.iri] if about else []
+    st.say(hit.passage.text, st.read_passage(hit))
+    return True
+
+
+def best_passage(st: State) -> PassageHit | None:
+    """The passage answering the question: in the article of what is named, else the best article's."""
+    weights = st.engine.weights["article"]
+    for e in st.entities:
+        if e.has_article:
+            hit = best_passage_for(st.engine.passages, e.name, st.terms, st.engine.synonyms, weights)
+            if hit is not None and (hit.score > 0 or not st.hits):
+                return hit
+    return st.hits[0].best if st.hits else None
+
+
+def described(st: State) -> tuple[Entity, float] | None:
+    """The entity whose graph description best matches the question, and how much of it that holds."""
+    index = st.engine.descriptions
+    if index is None or not st.terms:
+        return None
+    scores = {d: v for d, v in index.bm25({t: 1.0 for t in st.terms}).items()
+              if st.engine.entities[st.engine.described[d]].kind == "work"}  # concepts are found by name  # fmt: skip
+    if not scores:
+        return None
+    doc = max(scores, key=lambda d: (scores[d], -d))
+    e = st.engine.entities[st.engine.described[doc]]
+    found = set(terms(f"{e.label} {e.short or ''} {e.description}"))
+    return e, st.engine.passages.coverage(st.terms, found, st.engine.synonyms)
+
+
+def _support(st: State, hit: PassageHit) -> float:
+    """How much of the question the one passage quoted holds (seed 003), not the whole article."""
+    found = st.engine.passages.passage_terms(hit.passage)
+    return st.engine.passages.coverage(st.terms, found, st.engine.synonyms)
+
+
+def _enough(st: State, support: float, floor: str = "answer_floor") -> bool:
+    """Enough support to answer: the passage holds at least the floor share of the question's information."""
+    return support >= float(st.engine.weights["confidence"][floor])
+
+
+def top_passage(st: State) -> bool:
+    """The best passage, or the best graph description when it holds more of the question."""
+    hit = st.hits[0] if st.hits else None
+    support = _support(st, hit.best) if hit is not None else 0.0
+    graph = described(st) if not st.entities else None
+    if graph is not None and graph[1] > support and _enough(st, graph[1]):
+        e, st.support = graph
+        st.plan.route = "described"
+        st.listed = [e.iri]
+        st.say(f"{e.label}: {e.description}", st.read_entity(e, st.run("facts", {"entity": e.iri})))
+        return True
+    if hit is None:
+        return False
+    about_linked = st.engine.by_name.get(hit.article) in st.entities
+    if not about_linked and not _enough(st, support):
+        return False
+    st.plan.route = "passage"
+    st.support = support
+    st.listed = [st.engine.by_name[hit.article].iri] if hit.article in st.engine.by_name else []
+    st.say(hit.best.passage.text, st.read_passage(hit.best))
+    return True
+
+
+def lexicon_definition(st: State) -> bool:
+    """A general term the lexicon defines, when the question asks what it is (or is only the term)."""
+    if st.entities:
+        return False  # a name of the graph is answered from the graph
+    words = st.words
+    content = [w for w in words if w not in st.engine.stopwords]
+    for key, d in sorted(st.engine.definitions.items(), key=lambda kv: -len(kv[0])):
+        if set(key) <= st.engine.stopwords or not contains(words, key):
+            continue
+        if st.engine.intents.has("define", words) or set(content) <= set(key):
+            st.plan.route = "lexicon_definition"
+            st.exact = True
+            st.say(d.text, st.read_definition(d.term, d.text, d.url))
+            return True
+    return False
