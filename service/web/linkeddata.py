@@ -66,8 +66,8 @@ async def entity(request: Request) -> Response:
     planner = request.app.state.planner
     name = request.path_params["name"]
     iri = kb.site.entity_base + name
-    e = planner.engine.entities.get(iri)
-    facts = triples(kb.store, iri)
+    e = planner.engine.entities.get(iri)  # checked first: an unknown name may not even make a valid IRI
+    facts = triples(kb.store, iri) if e is not None else []
     if e is None or not facts:
         raise ApiError(404, f"No entity named {name!r} in this portfolio.")
     media = negotiate(request)

@@ -84,6 +84,8 @@ JSON = {"content-type": "application/json"}
         ("DELETE", "/api/ask", {}, 405),
         ("GET", "/api/nothing", {}, 404),
         ("GET", "/id/NoSuchEntity", {"headers": {"accept": "application/json"}}, 404),
+        ("GET", "/id/not%20an%3Ciri%3E", {"headers": {"accept": "application/json"}}, 404),
+        ("GET", "/wiki/%2E%2E%2Fmanifest", {"headers": {"accept": "application/json"}}, 404),
         ("GET", "/id/Lantern", {"headers": {"accept": "image/png"}}, 406),
     ],
 )

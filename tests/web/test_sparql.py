@@ -186,4 +186,6 @@ def test_console_runs_shared_urls_and_lists_stored_queries(http: httpx.Client) -
     assert "Works that use a skill" in page and "queries/works-using-skill.rq" in page
     error = http.get("/console", params={"query": "SELECT * WHERE {\n ?s nope:p ?o }"}).text
     assert "line 2" in error
+    garbage = http.get("/console?query=%FF%FE%00")
+    assert garbage.status_code == 200 and "Error" in garbage.text
     assert "/console?query=" + quote("# title:", safe="")[:5] in page
