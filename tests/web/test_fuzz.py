@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote_from_bytes
+from urllib.parse import quote, quote_from_bytes
 
 import httpx
 from hypothesis import HealthCheck, given, settings
@@ -38,3 +38,17 @@ def test_no_input_gives_a_server_error(http: httpx.Client, data: st.DataObject) 
 def test_raw_bytes_in_the_query_string(http: httpx.Client, raw: bytes) -> None:
     response = http.get("/api/ask?q=" + quote_from_bytes(raw))
     assert response.status_code < 500
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.text(min_size=1, max_size=40), page=st.sampled_from(["/id/", "/wiki/"]))
+def test_any_entity_or_article_name(http: httpx.Client, name: str, page: str) -> None:
+    response = http.get(page + quote(name, safe=""), headers={"accept": "text/html"})
+    assert response.status_code in (200, 404, 406)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(query=any_text)
+def test_any_text_as_sparql_or_console_query(http: httpx.Client, query: str) -> None:
+    assert http.get("/sparql", params={"query": query}).status_code < 500
+    assert http.get("/console", params={"query": query}).status_code == 200
