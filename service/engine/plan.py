@@ -23,7 +23,6 @@ from service.engine.intents import contains, interpret
 from service.engine.link import tokenize
 from service.engine.model import Plan, Result
 from service.engine.resources import resources_for
-from service.engine.retrieve import search_articles
 from service.engine.state import State
 from service.text import query_terms
 
@@ -97,14 +96,6 @@ class Planner:
         st.terms = query_terms(plan.normalized, engine.stopwords)
         plan.search_terms = list(st.terms)
         plan.expansions = sorted({s for t in st.terms for s in engine.synonyms.get(t, ())} - set(st.terms))
-        hits = (
-            search_articles(engine.passages, st.terms, engine.synonyms, engine.weights["article"]) if st.terms else []
-        )
-        cfg = engine.weights["wiki_hits"]
-        if hits:
-            floor = hits[0].score * float(cfg["min_relative_score"])
-            hits = [h for h in hits if h.coverage >= float(cfg["min_coverage"]) and h.score >= floor]
-        st.hits = hits[: int(cfg["limit"])]
         plan.intent = st.kind
         plan.ambiguous = [(m.text, m.iris) for m in linked.ambiguous]
         return st

@@ -14,7 +14,7 @@ from service.engine.engine import Engine
 from service.engine.link import Linked
 from service.engine.model import Plan
 from service.engine.resources import about_url
-from service.engine.retrieve import ArticleHit, PassageHit
+from service.engine.retrieve import ArticleHit, PassageHit, search_articles
 from service.kb.wiki import slug
 from service.queries import QueryRun
 from service.text import stem
@@ -31,7 +31,7 @@ class State:
     kind: str = "search"
     authored_key: str | None = None  # the authored or canned answer the question matches
     period: Period | None = None
-    hits: list[ArticleHit] = field(default_factory=list)  # wiki articles, best first, filtered
+    _hits: list[ArticleHit] | None = None
     terms: tuple[str, ...] = ()
     read: Read = field(default_factory=Read)
     draft: Draft = field(default_factory=Draft)
@@ -39,6 +39,20 @@ class State:
     listed: list[str] = field(default_factory=list)  # IRIs a route listed, in its order
     support: float = 0.0
     graph_lists: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def hits(self) -> list[ArticleHit]:
+        """Wiki articles for the question, best first, filtered (main seed, 5.4): searched only when a branch
+        needs them, so a question answered from the graph does not pay for passage search."""
+        if self._hits is None:
+            engine = self.engine
+            found = search_articles(engine.passages, self.terms, engine.synonyms, engine.weights["article"])
+            cfg = engine.weights["wiki_hits"]
+            if found:
+                floor = found[0].score * float(cfg["min_relative_score"])
+                found = [h for h in found if h.coverage >= float(cfg["min_coverage"]) and h.score >= floor]
+            self._hits = found[: int(cfg["limit"])] if self.terms else []
+        return self._hits
 
     # -- what was linked ------------------------------------------------------------------
 
