@@ -55,6 +55,7 @@ class Engine:
     references: dict[str, Any]
     roles_by_org: dict[str, list[str]] = field(default_factory=dict)
     known_words: set[str] = field(default_factory=set)  # stems of every word the lexicon and names use
+    tiers: dict[str, int | None] = field(default_factory=dict)  # IRI -> tier, for fusion
     described: list[str] = field(default_factory=list)  # entity IRIs, in the order of `descriptions`
     descriptions: Bm25 | None = None  # BM25 over each entity's names and description
 
@@ -203,6 +204,7 @@ class Engine:
             references=extra["intents"].get("references") or {},
             roles_by_org=dict(roles_by_org),
             known_words=known_words,
+            tiers={iri: e.tier for iri, e in entities.items()},
             described=described,
             descriptions=descriptions,
         )

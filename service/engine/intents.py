@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from service.engine.link import tokenize
@@ -20,9 +21,22 @@ def phrases(items: Sequence[str] | None) -> list[Phrase]:
     return [tuple(t.word for t in tokenize(p)) for p in items or []]
 
 
+MAX_PHRASE = 6  # longer phrases are matched by scanning
+
+
+@lru_cache(maxsize=8192)
+def _ngrams(words: tuple[str, ...]) -> frozenset[tuple[str, ...]]:
+    """Every run of 1 to MAX_PHRASE consecutive words: a phrase test becomes one set lookup."""
+    return frozenset(words[i : i + n] for n in range(1, MAX_PHRASE + 1) for i in range(len(words) - n + 1))
+
+
 def contains(words: Sequence[str], phrase: Phrase) -> bool:
     n = len(phrase)
-    return n > 0 and any(tuple(words[i : i + n]) == phrase for i in range(len(words) - n + 1))
+    if n == 0:
+        return False
+    if n <= MAX_PHRASE:
+        return phrase in _ngrams(tuple(words))
+    return any(tuple(words[i : i + n]) == phrase for i in range(len(words) - n + 1))
 
 
 def starts(words: Sequence[str], phrase: Phrase) -> bool:

@@ -207,7 +207,7 @@ class Planner:
     def _results(self, st: State, task: str) -> list[Result]:
         engine = self.engine
         limit = int(engine.weights["results"]["limit"])
-        tiers = {iri: e.tier for iri, e in engine.entities.items()}
+        tiers = engine.tiers
         if st.listed:
             ranked = [(iri, 1.0 / (n + 1)) for n, iri in enumerate(dict.fromkeys(st.listed))]
         else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
+from functools import lru_cache
 from typing import Any
 from urllib.parse import quote
 
@@ -18,6 +19,12 @@ from service.engine.retrieve import ArticleHit, PassageHit, search_articles
 from service.kb.wiki import slug
 from service.queries import QueryRun
 from service.text import stem
+
+
+@lru_cache(maxsize=1024)
+def console_url(query: str) -> str:
+    """The console address that runs this exact text (the same stored queries are filled again and again)."""
+    return "/console?query=" + quote(query, safe="")
 
 
 @dataclass
@@ -115,7 +122,7 @@ class State:
         title = self.engine.kb.catalog[run.name].title
         return self.read.add(
             f"q:{len(self.plan.sparql)}:{run.name}",
-            Reading("graph", title, "/console?query=" + quote(run.query, safe=""), summary),
+            Reading("graph", title, console_url(run.query), summary),
         )
 
     def read_passage(self, hit: PassageHit) -> str:
