@@ -172,9 +172,6 @@ class QueryRun:
     ms: float
     truncated: bool
 
-    def column(self, name: str) -> list[str]:
-        return [row[name].value for row in self.rows if name in row]
-
     def to_json(self) -> dict[str, Any]:
         return {
             "name": self.name,

@@ -64,15 +64,6 @@ class Entity:
                 return cls
         return self.kind.capitalize()
 
-    def order_key(self) -> tuple[int, int, str, str]:
-        """Key work first: tier, then key-work order, then most recent (for sorting, smaller first)."""
-        end = self.end or "9999-12-31"
-        return (self.tier or 9, self.key_rank or 1000, _desc(end), _desc(self.start or ""))
-
-
-def _desc(text: str) -> str:
-    return "".join(chr(0x10FFFF - ord(c)) for c in text)
-
 
 def load_entities(catalog: Catalog, query: str, base: str, articles: set[str]) -> dict[str, Entity]:
     """IRI -> Entity, from the stored catalog query (one row per entity and stated class)."""

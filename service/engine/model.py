@@ -26,7 +26,6 @@ class Result:
     score: float
     resources: list[Resource] = field(default_factory=list)
     primary: str = "about"  # the role of the resource offered first
-    why: str = ""  # what put it here: "linked", a query name, or "passage"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -95,7 +94,6 @@ class Plan:
     contact_url: str | None = None
     previous: str | None = None
     timing_ms: float = 0.0
-    support: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {

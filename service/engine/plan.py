@@ -179,7 +179,6 @@ class Planner:
         plan.answer = compose(st.draft, st.read)
         text_routes = ("passage", "described", "explain")
         support = st.support if plan.route in text_routes and st.support else 1.0
-        plan.support = support
         # named only if the text is about something the question named
         named = (bool(st.listed) and st.listed[0] in st.linked.entities) if plan.route in text_routes else bool(ents)
         plan.confidence = decide(

@@ -45,7 +45,6 @@ class State:
     exact: bool = False  # an authored or graph answer
     listed: list[str] = field(default_factory=list)  # IRIs a route listed, in its order
     support: float = 0.0
-    graph_lists: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def hits(self) -> list[ArticleHit]:

@@ -23,9 +23,6 @@ class Site:
     entity_base: str
     contact_email: str
 
-    def iri(self, name: str) -> str:
-        return self.entity_base + name
-
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 

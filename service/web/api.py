@@ -11,7 +11,6 @@ from service import engine
 from service.engine.followups import next_questions
 from service.engine.plan import Planner
 from service.engine.preview import preview
-from service.web.errors import ApiError
 from service.web.inputs import MAX_BODY, MAX_QUESTION, body_json, clean_question
 from service.web.plans import plan_for
 
@@ -47,10 +46,6 @@ async def next_endpoint(request: Request) -> Response:
     question, previous = await _question(request)
     plan = plan_for(request, question, previous)
     return JSONResponse({"question": question, "followups": next_questions(planner_of(request), plan, engine.today())})
-
-
-async def method_not_allowed(request: Request) -> Response:
-    raise ApiError(405, f"{request.method} is not allowed here.")
 
 
 def _question_params() -> list[dict[str, Any]]:
