@@ -129,6 +129,8 @@ class Engine:
             max_edits={int(k): int(v) for k, v in sp["max_edits"].items()},
             min_dice=float(sp["min_dice"]),
             english_guard=int(sp["english_guard"]),
+            settled=int(sp["settled"]),
+            rare_factor=int(sp["rare_factor"]),
         )
 
         answers = extra.get("answers") or {}

@@ -11,8 +11,6 @@ from service.engine.model import Plan
 from service.engine.plan import Planner
 from service.text import words
 
-MAX_FOLLOWUPS = 3
-
 
 def _candidates(planner: Planner, plan: Plan) -> list[str]:
     engine = planner.engine
@@ -67,7 +65,7 @@ def _candidates(planner: Planner, plan: Plan) -> list[str]:
 
 
 def next_questions(planner: Planner, plan: Plan, today: date | None = None) -> list[str]:
-    """Up to three questions to ask next, each checked: planning it gives exact or strong with an answer."""
+    """Up to `followups.max` (weights.yaml) questions to ask next, each checked: planning it gives exact or strong with an answer."""
     if plan.confidence.level not in ("exact", "strong"):
         return []
     asked = {tuple(words(plan.question)), tuple(words(plan.normalized))}
@@ -78,6 +76,6 @@ def next_questions(planner: Planner, plan: Plan, today: date | None = None) -> l
         trial = planner.plan(candidate, today=today)
         if trial.confidence.level in ("exact", "strong") and trial.answer is not None:
             kept.append(candidate)
-        if len(kept) == MAX_FOLLOWUPS:
+        if len(kept) == int(planner.engine.weights["followups"]["max"]):
             break
     return kept

@@ -16,9 +16,6 @@ from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
 from spellchecker import SpellChecker
 
-_RARE_FACTOR = 20  # a rare site word is corrected only towards a word used this many times more
-_SETTLED = 5  # a word the site uses this often is never a misspelling
-
 
 def bigrams(word: str) -> set[str]:
     padded = f" {word} "
@@ -40,11 +37,14 @@ class Speller:
         max_edits: dict[int, int],
         min_dice: float,
         english_guard: int,
+        settled: int = 5,
+        rare_factor: int = 20,
     ) -> None:
         self.counts = Counter(w for w in vocabulary if any(c.isalpha() for c in w))
         # A word the wiki uses rarely may itself be a typo quoted as an example ("pyhton"): it stays open to
         # correction, but only towards a word the site uses far more often.
-        self.known = {w for w, n in self.counts.items() if n >= _SETTLED} | set(protected)
+        self.known = {w for w, n in self.counts.items() if n >= settled} | set(protected)
+        self._rare_factor = rare_factor
         self._choices = sorted(self.counts)
         self._min_length = min_length
         self._max_edits = sorted(max_edits.items())
@@ -73,7 +73,7 @@ class Speller:
             similarity = dice(word, candidate)
             if similarity < self._min_dice or candidate == word:
                 continue
-            if self.counts[word] and self.counts[candidate] < _RARE_FACTOR * self.counts[word]:
+            if self.counts[word] and self.counts[candidate] < self._rare_factor * self.counts[word]:
                 continue
             key = (-distance, similarity, self.counts[candidate], candidate)
             if best is None or key > best:
