@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
@@ -23,7 +24,21 @@ from urllib.parse import quote
 from service.config import ROOT
 
 
-def _free_port() -> int:
+def wait_until_up(url: str, seconds: float = 60) -> None:
+    """Poll a server until `url` answers (any status), or raise after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=1):
+                return
+        except urllib.error.HTTPError:
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"{url} did not answer within {seconds:.0f} s")
+
+
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
@@ -70,19 +85,14 @@ def bench_http(kb: Path, questions: list[str], seconds: int = 20, workers: int =
                warm: bool = False, out: Callable[[str], None] = print) -> None:  # fmt: skip
     if shutil.which("wrk") is None:
         raise RuntimeError("bench http needs wrk: apt-get install wrk")
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "KB_DIR": str(kb)}
     command = [sys.executable, "-m", "service", "serve", "--port", str(port), "--workers", str(workers),
                "--kb", str(kb)]  # fmt: skip
     server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(300):
-            try:
-                with urllib.request.urlopen(base + "/healthz", timeout=1):
-                    break
-            except OSError:
-                time.sleep(0.2)
+        wait_until_up(base + "/healthz")
         time.sleep(2)  # every worker up
         ask = [f"/api/ask?q={quote(q)}" for q in questions]
         typing = [f"/api/preview?q={quote(q[:n])}" for q in questions[:400] for n in range(3, len(q) + 1, 3)]
@@ -112,7 +122,7 @@ def bench_sparql(kb: Path, query: str, seconds: int = 15, workers: int = 2, conn
     oxigraph = shutil.which("oxigraph") or str(Path(sys.executable).parent / "oxigraph")
     if shutil.which("wrk") is None or not Path(oxigraph).exists():
         raise RuntimeError("bench sparql needs wrk (apt-get install wrk) and the oxigraph wheel (pip install oxigraph)")
-    ours, native = _free_port(), _free_port()
+    ours, native = free_port(), free_port()
     # one wrk client stands for many visitors: the per-client limit would turn most requests into 429s
     env = {**os.environ, "KB_DIR": str(kb), "SPARQL_WORKERS": "1", "SPARQL_CLIENT_LIMIT": str(connections)}
     serve = [sys.executable, "-m", "service", "serve", "--port", str(ours), "--workers", str(workers), "--kb", str(kb)]
@@ -126,12 +136,7 @@ def bench_sparql(kb: Path, query: str, seconds: int = 15, workers: int = 2, conn
     results = {}
     try:
         for port in (ours, native):
-            for _ in range(300):
-                try:
-                    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=1):
-                        break
-                except OSError:
-                    time.sleep(0.2)
+            wait_until_up(f"http://127.0.0.1:{port}{path}")
         time.sleep(3)
         for name, port in (("this app, /sparql", ours), ("oxigraph serve-read-only", native)):
             base = f"http://127.0.0.1:{port}"

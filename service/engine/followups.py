@@ -65,7 +65,8 @@ def _candidates(planner: Planner, plan: Plan) -> list[str]:
 
 
 def next_questions(planner: Planner, plan: Plan, today: date | None = None) -> list[str]:
-    """Up to `followups.max` (weights.yaml) questions to ask next, each checked: planning it gives exact or strong with an answer."""
+    """Up to `followups.max` (weights.yaml) questions to ask next, each checked: planning it gives exact or
+    strong with an answer."""
     if plan.confidence.level not in ("exact", "strong"):
         return []
     asked = {tuple(words(plan.question)), tuple(words(plan.normalized))}

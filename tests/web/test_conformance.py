@@ -19,10 +19,10 @@ import pytest
 import rdflib
 from rdflib.collection import Collection
 
+from service.bench_http import free_port
 from service.sparql.pool import Request, execute
 from service.web.sparql import prefixes
 from tests.conftest import ROOT
-from tests.web.conftest import free_port
 
 W3C = ROOT.parent / "shared" / "conformance" / "w3c-sparql11"
 MF = rdflib.Namespace("http://www.w3.org/2001/sw/DataAccess/tests/test-manifest#")
