@@ -117,6 +117,7 @@ class PassageIndex(Bm25):
             for doc in docs:
                 self.article_terms[self.docs[doc].article].add(term)
         self.title_terms = {p.article: frozenset(terms(p.title)) for p in self.docs}
+        self.leads = {p.article: p for p in self.docs if p.kind == "lead"}
         self.bigrams = [frozenset(itertools.pairwise(seq)) for seq in (terms(p.text) for p in self.docs)]
 
     def passage_terms(self, passage: Passage) -> set[str]:
@@ -188,5 +189,5 @@ def best_passage_for(index: PassageIndex, article: str, query: Sequence[str], sy
     """The passage of one article that best answers the query (its lead when nothing matches)."""
     for hit in search_articles(index, query, synonyms, weights, article=article):
         return hit.best
-    lead = next((p for p in index.docs if p.article == article and p.kind == "lead"), None)
+    lead = index.leads.get(article)
     return PassageHit(lead, 0.0) if lead else None

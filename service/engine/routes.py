@@ -177,7 +177,7 @@ def entity_answer(st: State) -> bool:
         made = st.run("during_role", {"role": role.iri})
         st.listed += [row["work"].value for row in made.rows if row["how"].value.startswith("made")]
     if e.has_article:
-        lead = next((p for p in st.engine.passages.docs if p.article == e.name and p.kind == "lead"), None)
+        lead = st.engine.passages.leads.get(e.name)
         if lead is not None:
             st.say(lead.text, st.read_passage(PassageHit(lead, 0.0)))
             st.exact = False
