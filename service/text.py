@@ -28,6 +28,12 @@ def words(text: str) -> list[str]:
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """Strip plural and tense endings: projects -> project, libraries -> library, running -> run."""
+    base = _strip(word)
+    # a final e goes, so "move", "moved" and "moving" meet at "mov", and "route" meets "routing"
+    return base[:-1] if len(base) > 3 and base.endswith("e") and not base.endswith("ee") else base
+
+
+def _strip(word: str) -> str:
     if len(word) <= 3 or not word.isalpha():
         return word
     if word.endswith("ies") and len(word) > 4:

@@ -43,12 +43,16 @@ def resolve(engine: Engine, question: str, previous: Plan) -> str:
                 return question.replace(found.group(), label)
 
     # "and Go?": the previous question, with the new name in place of the old one
+    # ("and Kotlin?" too: a technology she does not use takes the old name's place, and is then pivoted on)
     lowered = question.lower().strip()
-    if linked.entities and any(lowered.startswith(f) for f in follow_on):
+    named = linked if linked.entities else engine.absent_linker.link(question)
+    if named.mentions and any(lowered.startswith(f) for f in follow_on):
         before = engine.linker.link(previous.normalized)
-        if len(before.mentions) == 1 and len(linked.mentions) == 1:
+        if not before.mentions:
+            before = engine.absent_linker.link(previous.normalized)
+        if len(before.mentions) == 1 and len(named.mentions) == 1:
             old = before.mentions[0]
-            return previous.normalized[: old.start] + linked.mentions[0].text + previous.normalized[old.end :]
+            return previous.normalized[: old.start] + named.mentions[0].text + previous.normalized[old.end :]
 
     # "its stack", "compare it with Roadmatrix": the thing the previous plan was about
     pronouns = _phrase_pattern(list(refs.get("pronouns") or []))

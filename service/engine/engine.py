@@ -55,6 +55,8 @@ class Engine:
     references: dict[str, Any]
     roles_by_org: dict[str, list[str]] = field(default_factory=dict)
     known_words: set[str] = field(default_factory=set)  # stems of every word the lexicon and names use
+    accounted: frozenset[str] = frozenset()  # words a question may hold without asking anything more
+    generic: frozenset[str] = frozenset()  # stems of topic, filler and neutral words: they pick no section
     tiers: dict[str, int | None] = field(default_factory=dict)  # IRI -> tier, for fusion
     described: list[str] = field(default_factory=list)  # entity IRIs, in the order of `descriptions`
     descriptions: Bm25 | None = None  # BM25 over each entity's names and description
@@ -90,6 +92,7 @@ class Engine:
             intents.name_cues_after,
             stopwords=stopwords,
             verb_markers=intents.verb_markers,
+            frames=intents.name_frames,
         )
 
         absent_names: dict[str, set[str]] = defaultdict(set)
@@ -106,6 +109,7 @@ class Engine:
             intents.name_cues,
             intents.name_cues_after,
             verb_markers=intents.verb_markers,
+            frames=intents.name_frames,
         )
 
         synonyms: dict[str, set[str]] = defaultdict(set)
@@ -171,6 +175,14 @@ class Engine:
         known_words = {stem(w) for w in protected} | {stem(w) for key in definitions for w in key}
         known_words |= {w for item in authored for p in item.phrases for w in p} | {w for key in classes for w in key}
         known_words |= intents.cue_words | {stem(w) for w in intents.cue_words}
+        spec = extra["intents"]
+        references = spec.get("references") or {}
+        generic = intents.filler | intents.topic_words | _all_words(spec.get("neutral"))
+        generic |= {stem(w) for w in generic}
+        accounted = set(stopwords) | generic | intents.cue_words
+        accounted |= _all_words([spec.get(k) for k in ("name_cues", "name_cues_after", "verb_markers", "neutral")])
+        accounted |= _all_words(references) | {w for key in classes for w in key}
+        accounted |= {stem(w) for w in accounted}
         described = sorted(entities)
         descriptions = Bm25.of_texts(
             [f"{entities[i].label} {entities[i].short or ''} {entities[i].description}" for i in described],
@@ -203,9 +215,11 @@ class Engine:
                 (abstain.get("requests_when_nothing_named") or []) + (abstain.get("everyday_when_nothing_named") or [])
             ),
             definitions=definitions,
-            references=extra["intents"].get("references") or {},
+            references=references,
             roles_by_org=dict(roles_by_org),
             known_words=known_words,
+            accounted=frozenset(accounted),
+            generic=frozenset(generic),
             tiers={iri: e.tier for iri, e in entities.items()},
             described=described,
             descriptions=descriptions,

@@ -87,18 +87,24 @@ class Intents:
         self.topic_words = {w for p in phrases(spec.get("topic_words")) for w in p}
         self.name_cues_after: list[str] = list(spec.get("name_cues_after") or [])
         self.verb_markers: list[str] = list(spec.get("verb_markers") or [])
+        self.name_frames: list[str] = list(spec.get("name_frames") or [])
 
     def has(self, rule: str, words: Sequence[str]) -> bool:
         r = self.rules.get(rule)
         return bool(r and r.matches(words))
 
     def _only_filler_after(self, rule: str, cue: Sequence[str]) -> bool:
-        """Whether the words naming nothing are, once the rule's opening phrase is taken off, only filler."""
+        """Whether the words naming nothing are, once the rule's opening and closing phrases are taken off, only
+        filler."""
         r = self.rules[rule]
         rest = list(cue)
         for phrase in sorted(r.starts_with, key=len, reverse=True):
             if starts(rest, phrase):
                 rest = rest[len(phrase) :]
+                break
+        for phrase in sorted(r.ends_with, key=len, reverse=True):
+            if ends(rest, phrase):
+                rest = rest[: -len(phrase)]
                 break
         return all(w in self.filler for w in rest)
 

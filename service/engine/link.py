@@ -75,6 +75,7 @@ class Linker:
         *,
         stopwords: frozenset[str] = frozenset(),
         verb_markers: list[str] | None = None,
+        frames: list[str] | None = None,
     ) -> None:
         # name as a tuple of folded words -> owners; graph names first
         self._names: dict[tuple[str, ...], list[str]] = {}
@@ -93,6 +94,11 @@ class Linker:
         self._cues = [tuple(t.word for t in tokenize(c)) for c in cues]
         self._cues_after = [tuple(stem(t.word) for t in tokenize(c)) for c in cues_after or []]
         self._verb_markers = {fold(w) for w in verb_markers or []}
+        # whole questions around one name ("what is *", "how does * work"): the name is what is asked about
+        self._frames: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+        for frame in frames or []:
+            before, _, after = frame.partition("*")
+            self._frames.add((tuple(t.word for t in tokenize(before)), tuple(t.word for t in tokenize(after))))
         self.vocabulary = {w for key in self._names for w in key}
         self._sorted = sorted((" ".join(key), owners) for key, owners in self._names.items())
         self._sorted_keys = [name for name, _ in self._sorted]
@@ -147,6 +153,8 @@ class Linker:
         if tokens[i].original[:1].isupper() or length == len(tokens):  # capitalised, or the whole question
             return True
         before = tuple(t.word for t in tokens[:i])
+        if (before, tuple(t.word for t in tokens[i + length :])) in self._frames:
+            return True
         if before and before[-1] in self._verb_markers:
             return False  # "does she make games": a verb
         after = tuple(stem(t.word) for t in tokens[i + length :])

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import date
 from urllib.parse import quote
 
-from service.engine import context, lists, routes, texts
+from service.engine import career, context, lists, routes, texts
 from service.engine.answer import compose
 from service.engine.catalog import CONCEPTS
 from service.engine.confidence import Scale, decide
@@ -33,6 +33,9 @@ class Planner:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.filler = set(engine.intents.filler) | set(engine.stopwords)
+        # routes whose own cue words or authored phrases are the whole question, or that answer "no"
+        self.unchecked = {"pivot", "ambiguous", "comparison", "lexicon_definition", "about", "contact", "recent",
+                          "career", "skills", "roles"}  # fmt: skip
 
     # ------------------------------------------------------------------------- public
 
@@ -124,6 +127,7 @@ class Planner:
         order: list[Callable[[State], bool]] = [
             lists.pivot,
             lists.comparison,
+            career.career,
             lists.count,
             lists.period,
             lists.class_list,
@@ -138,8 +142,12 @@ class Planner:
             texts.top_passage,
         ]
         for branch in order:
-            if branch(st):
+            mark = st.checkpoint()
+            if not branch(st):
+                continue
+            if st.plan.route in self.unchecked or st.addresses():
                 return
+            st.rollback(mark)
         st.plan.route = "empty"
 
     def _refused(self, st: State) -> bool:

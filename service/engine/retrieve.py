@@ -111,8 +111,10 @@ class PassageIndex(Bm25):
         super().__init__(postings, lengths, k1=k1, b=b)
         self.heading_terms = [frozenset(terms(p.heading)) for p in self.docs]
         self.article_terms: dict[str, set[str]] = defaultdict(set)
+        self.article_docs: dict[str, list[int]] = defaultdict(list)
         for doc, p in enumerate(self.docs):
             self.article_terms[p.article] |= self.heading_terms[doc]
+            self.article_docs[p.article].append(doc)
         for term, docs in self.postings.items():
             for doc in docs:
                 self.article_terms[self.docs[doc].article].add(term)
@@ -159,6 +161,12 @@ def search_articles(
         for doc in together:
             if doc in scores and (a, b) in index.bigrams[doc]:
                 scores[doc] += weights["phrase_bonus"]
+    if article is not None:  # inside one article, a section whose heading holds a query word is about it
+        for doc in index.article_docs.get(article, ()):
+            heading = index.heading_terms[doc]
+            found = sum(1 for t in query if t in heading or not synonyms.get(t, set()).isdisjoint(heading))
+            if found:
+                scores[doc] = scores.get(doc, 0.0) + weights["heading_bonus"] * found
     by_article: dict[str, list[PassageHit]] = defaultdict(list)
     for doc, score in scores.items():
         by_article[index.docs[doc].article].append(PassageHit(index.docs[doc], score))

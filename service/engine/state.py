@@ -18,7 +18,17 @@ from service.engine.resources import about_url
 from service.engine.retrieve import ArticleHit, PassageHit, search_articles
 from service.kb.wiki import slug
 from service.queries import QueryRun
-from service.text import stem
+from service.text import stem, terms
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    sparql: int
+    read: dict[str, Reading]
+    sentences: list[tuple[str, list[str]]]
+    listed: list[str]
+    exact: bool
+    support: float
 
 
 @lru_cache(maxsize=1024)
@@ -45,6 +55,7 @@ class State:
     exact: bool = False  # an authored or graph answer
     listed: list[str] = field(default_factory=list)  # IRIs a route listed, in its order
     support: float = 0.0
+    _ask: list[str] | None = None
 
     @property
     def hits(self) -> list[ArticleHit]:
@@ -91,6 +102,44 @@ class State:
             and not (engine.descriptions and engine.descriptions.df(t))
             and not t.isdigit()
         ]
+
+    def ask(self) -> list[str]:
+        """What the question asks beyond the names it links: the stems of the words no intent, filler, topic,
+        reference or period accounts for ("pay" in "how much did Tessellate Labs pay her")."""
+        if self._ask is None:
+            accounted = self.engine.accounted
+            in_period = set(self.period.text.split()) if self.period else set()
+            stems = (stem(w) for w in self.cue if w not in accounted and w not in in_period and not w.isdigit())
+            self._ask = [t for t in dict.fromkeys(stems) if t not in accounted]
+        return self._ask
+
+    def addresses(self) -> bool:
+        """Whether the answer drafted so far speaks to what the question asks: one of its asking words (or a
+        synonym) is in a sentence or in something read, or it relates all the names the question relates. An
+        overview of a name is no answer to "how much did they pay her"."""
+        ask = self.ask()
+        if not ask:
+            return True
+        texts = [s for s, _ in self.draft.sentences] + [f"{r.title} {r.text}" for r in self.read.items.values()]
+        found = set(terms(" ".join(texts)))
+        if any(a in found or not self.engine.synonyms.get(a, set()).isdisjoint(found) for a in ask):
+            return True
+        # "why did she choose simulated annealing for Tidewise": a text relating every name the question relates
+        # answers it, whatever verb the question used
+        ents = self.entities
+        return len(ents) >= 2 and all(set(terms(e.label)) <= found for e in ents)
+
+    def checkpoint(self) -> Checkpoint:
+        return Checkpoint(len(self.plan.sparql), dict(self.read.items), list(self.draft.sentences),
+                          list(self.listed), self.exact, self.support)  # fmt: skip
+
+    def rollback(self, cp: Checkpoint) -> None:
+        """Forget what a branch read and drafted: its answer did not address the question."""
+        del self.plan.sparql[cp.sparql :]
+        self.read.items = dict(cp.read)
+        self.draft.sentences = list(cp.sentences)
+        self.listed, self.exact, self.support = list(cp.listed), cp.exact, cp.support
+        self.plan.route = "empty"
 
     def about_her(self) -> bool:
         """Something in the question ties it to the portfolio: a name it links, or a topic word."""

@@ -54,9 +54,11 @@ def explain(st: State) -> bool:
 def best_passage(st: State) -> PassageHit | None:
     """The passage answering the question: in the article of what is named, else the best article's."""
     weights = st.engine.weights["article"]
-    for e in st.entities:
+    for e in st.entities:  # in its own article a name says nothing: the rest of the question picks the section
         if e.has_article:
-            hit = best_passage_for(st.engine.passages, e.name, st.terms, st.engine.synonyms, weights)
+            own = {t for m in st.linked.mentions if e.iri in m.iris for t in terms(m.text)}
+            inner = tuple(t for t in st.terms if t not in own and t not in st.engine.generic) or st.terms
+            hit = best_passage_for(st.engine.passages, e.name, inner, st.engine.synonyms, weights)
             if hit is not None and (hit.score > 0 or not st.hits):
                 return hit
     return st.hits[0].best if st.hits else None

@@ -1,0 +1,109 @@
+"""Questions about her roles: where she worked or studied, when, for how long, where she lived, what she does now.
+
+Answered from the stored role queries (lexicon/routes.yaml: career, period_roles, place_roles), never from
+an overview of the organisation or the place named: "how long was she at Quillon" wants the role's dates,
+"did she ever live in Japan" the roles based anywhere in Japan. The cue words are in lexicon/intents.yaml
+(career, now, first).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from service.engine.routes import answer_limit, labels, names, plural
+from service.engine.state import State
+from service.queries import QueryRun
+
+SKIP = ("define", "explain", "navigate", "source", "stack", "contact")
+
+
+def _month(value: str) -> str:
+    return date.fromisoformat(value[:10]).strftime("%B %Y")
+
+
+def _span(row: dict[str, Any], today: date) -> str:
+    start = row["roleStart"].value
+    end = row["roleEnd"].value if "roleEnd" in row else None
+    finish = date.fromisoformat(end[:10]) if end else today
+    months = (finish.year - int(start[:4])) * 12 + finish.month - int(start[5:7]) + 1
+    years, rest = divmod(months, 12)
+    length = " and ".join(p for p in (plural(years, "year", "years") if years else "",
+                                      plural(rest, "month", "months") if rest else "") if p)  # fmt: skip
+    return f"{_month(start)} to {_month(end) if end else 'now'}, {length}"
+
+
+def _role(row: dict[str, Any], today: date) -> str:
+    place = f" in {row['placeLabel'].value}" if "placeLabel" in row else ""
+    return f"{row['roleLabel'].value}{place} ({_span(row, today)})"
+
+
+def career(st: State) -> bool:
+    if not st.has("career") or st.kind in SKIP or st.authored_key is not None:
+        return False
+    engine = st.engine
+    places = [e for e in st.entities if e.kind == "place"]
+    named = {e.iri for e in st.entities if e.kind in ("role", "organisation")}
+    person = engine.by_name.get(engine.kb.site.person)
+    if places:
+        run = st.run("place_roles", {"place": places[0].iri})
+        rows, opening = run.rows, f"In {places[0].label}"
+        if not rows:
+            st.say(f"The graph records no role of hers in {places[0].label}.", st.read_query(run, "0 rows"))
+            _finish(st, run, [])
+            return True
+    elif named:
+        run = st.run("career", {"person": person.iri if person else ""})
+        rows = [r for r in run.rows if r["role"].value in named or r["organisation"].value in named]
+        rows.sort(key=lambda r: r["roleStart"].value)
+        opening = "At " + next(e.label for e in st.entities if e.iri in named)
+    elif st.period is not None:
+        start, end = st.period.iso()
+        run = st.run("period_roles", {"start": start, "end": end})
+        text = st.period.text
+        opening = text[:1].upper() + text[1:] if text.split()[0] in ("in", "since", "during", "from") else f"In {text}"
+        rows = run.rows
+    elif st.has("now") or st.has("first") or st.has("count"):
+        run = st.run("career", {"person": person.iri if person else ""})
+        if st.has("count"):
+            orgs = {r["organisation"].value for r in run.rows}
+            rows = run.rows[::-1]
+            opening = f"{plural(len(rows), 'role', 'roles')} at {plural(len(orgs), 'organisation', 'organisations')}"
+        elif st.has("now"):
+            today = st.today.isoformat()
+            rows, opening = [r for r in run.rows if "roleEnd" not in r or r["roleEnd"].value >= today], "Now"
+        else:
+            rows, opening = run.rows[-1:], "First"
+    elif st.has("time"):  # "when did she study"
+        run = st.run("career", {"person": person.iri if person else ""})
+        rows, opening = run.rows, "Her roles, most recent first"
+    else:
+        return False  # the authored career answer and the canned career route take the rest
+    if not rows:
+        return False
+    held = [_role(r, st.today) for r in rows]
+    ref = st.read_query(run, "; ".join(held))
+    st.say(f"{opening}: {'; '.join(held)}.", ref)
+    _finish(st, run, rows)
+    return True
+
+
+def _finish(st: State, run: QueryRun, rows: list[dict[str, Any]]) -> None:
+    st.plan.route = "roles"
+    st.exact = True
+    held = list(dict.fromkeys(i for r in rows for i in (r["role"].value, r["organisation"].value)))
+    works: list[str] = []
+    career_words = {w for p in st.engine.intents.rules["career"].mentions for w in p}
+    if any((w,) in st.engine.classes and w not in career_words for w in st.cue):  # "projects from when she lived in
+        # Berlin"
+        for r in rows:
+            made = st.run("during_role", {"role": r["role"].value})
+            found = [row["work"].value for row in made.rows if row["how"].value.startswith("made")]
+            if found:
+                works += found
+                st.say(
+                    f"As {r['roleLabel'].value} she made {plural(len(found), 'work', 'works')}: "
+                    f"{names(labels(st, found), answer_limit(st))}.",
+                    st.read_query(made, ", ".join(labels(st, found[:10]))),
+                )
+    st.listed = list(dict.fromkeys(works + held)) if works else held
