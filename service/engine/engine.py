@@ -52,6 +52,7 @@ class Engine:
     unnamed_opinion: list[Phrase]
     unnamed_refusals: list[Phrase]
     definitions: dict[tuple[str, ...], Any]
+    thing_alone: frozenset[str]  # intent rules refused when a question names only general things (abstain.yaml)
     references: dict[str, Any]
     roles_by_org: dict[str, list[str]] = field(default_factory=dict)
     known_words: set[str] = field(default_factory=set)  # stems of every word the lexicon and names use
@@ -215,6 +216,7 @@ class Engine:
                 (abstain.get("requests_when_nothing_named") or []) + (abstain.get("everyday_when_nothing_named") or [])
             ),
             definitions=definitions,
+            thing_alone=frozenset(abstain.get("about_the_thing_alone") or []),
             references=references,
             roles_by_org=dict(roles_by_org),
             known_words=known_words,

@@ -161,6 +161,11 @@ class Planner:
         if not st.entities and any(contains(st.words, p) for p in self.engine.unnamed_opinion):
             st.plan.route = "off_topic"
             return True
+        general = bool(st.entities) and all(e.kind in CONCEPTS for e in st.entities)
+        if general and any(st.has(r) for r in self.engine.thing_alone) and not any(w in self.engine.intents.topic_words
+                                                                       for w in st.words):  # fmt: skip
+            st.plan.route = "off_topic"
+            return True
         portfolio = [e for e in st.entities if e.kind != "place"]  # a place alone does not make it about her
         if not portfolio and any(contains(st.words, p) for p in self.engine.unnamed_refusals):
             st.plan.route = "off_topic"
