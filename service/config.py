@@ -34,6 +34,11 @@ SETTINGS: dict[str, Setting] = {
         Setting("CACHE_DIR", str(ROOT / "var" / "cache"), "Reasoning results, keyed by the digest of ontology + data."),
         Setting("TODAY", "", "Plan questions as if today were this date (YYYY-MM-DD); empty means the real date."),
         Setting("PLAN_CACHE", "4096", "How many plans each web worker keeps for repeated questions (0: none)."),
+        Setting(
+            "QUERY_CACHE",
+            "2048",
+            "How many stored-query runs each web worker keeps for plans that repeat them (0: none).",
+        ),
         Setting("SPARQL_WORKERS", "2", "Worker processes that run console and /sparql queries."),
         Setting("SPARQL_TIMEOUT", "10", "Seconds a /sparql query may run before its worker is killed and replaced."),
         Setting(

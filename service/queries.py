@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
@@ -194,6 +195,14 @@ class Catalog(Mapping[str, StoredQuery]):
         self._queries = queries
         self._store = store
         self._known = known_iri
+        self._runs: OrderedDict[tuple[str, int], QueryRun] = OrderedDict()
+        self.cache_size = 0  # runs kept by filled text (the store does not change while it is served)
+
+    def keep_runs(self, size: int) -> None:
+        """Keep the last `size` runs: the same filled query is answered from memory, rows and all (its `ms`
+        is the time of the run that made them). For serving only; a KB is read-only once built."""
+        self.cache_size = size
+        self._runs.clear()
 
     def __getitem__(self, name: str) -> StoredQuery:
         try:
@@ -231,6 +240,11 @@ class Catalog(Mapping[str, StoredQuery]):
     def run(self, name: str, values: Mapping[str, object] | None = None, *, row_cap: int = ROW_CAP) -> QueryRun:
         q = self[name]
         text = self.fill(name, values)
+        if self.cache_size:
+            kept = self._runs.get((text, row_cap))
+            if kept is not None:
+                self._runs.move_to_end((text, row_cap))
+                return kept
         start = time.perf_counter()
         result = self._store.query(text, use_default_graph_as_union=True)
         if not isinstance(result, ox.QuerySolutions):
@@ -245,7 +259,12 @@ class Catalog(Mapping[str, StoredQuery]):
                 break
             rows.append(_row(solution, columns, labelled))
         ms = (time.perf_counter() - start) * 1000
-        return QueryRun(q.name, f"queries/{q.name}.rq", text, columns, rows, ms, truncated)
+        run = QueryRun(q.name, f"queries/{q.name}.rq", text, columns, rows, ms, truncated)
+        if self.cache_size:
+            self._runs[(text, row_cap)] = run
+            if len(self._runs) > self.cache_size:
+                self._runs.popitem(last=False)
+        return run
 
 
 def _term(param: Param, value: object, known: Callable[[str], bool]) -> ox.NamedNode | ox.Literal:

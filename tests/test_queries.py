@@ -12,7 +12,7 @@ import pytest
 from service.kb import KB
 from service.kb.build import build
 from service.kb.sources import Sources
-from service.queries import QueryError, QueryRun
+from service.queries import QueryError, QueryRun, example_values
 from tests.conftest import ROOT, demo_sources, quiet
 
 ID = "https://inescalder.example/id/"
@@ -202,3 +202,13 @@ def test_editor_changes_a_query_without_touching_python(tmp_path: Path) -> None:
     names = labels(edited, "work")
     assert names == sorted(names) and names[0] != "Tessera"
     assert "ORDER BY ?workLabel" in edited.query
+
+
+def test_every_stored_query_has_an_example_that_runs(demo_kb: KB) -> None:
+    """`bench queries` runs each query with its example from data/lexicon/query-examples.yaml."""
+    examples = demo_kb.lexicon.extra.get("query-examples") or {}
+    for name in demo_kb.catalog:
+        values = example_values(demo_kb.catalog[name], examples.get(name) or {}, demo_kb.site.entity_base)
+        run = demo_kb.catalog.run(name, values)
+        # works-using-skill-named is the evidence of absence: its example is a technology she does not use
+        assert run.rows or name == "works-using-skill-named", f"{name}: its example returns no row"

@@ -90,8 +90,15 @@ def execute(store: ox.Store, req: Request, prefixes: dict[str, str]) -> Outcome:
         media = choose(req.accept, results.SELECT_TYPES, "application/sparql-results+json")
         if media is None:
             return Outcome(406, message="SELECT results are offered as " + ", ".join(results.SELECT_TYPES))
-        variables = [v.value for v in result.variables]
         order = sparql_text.star_order(req.query)
+        if not order and results.SELECT_TYPES[media] == "json":
+            native = results.native_json(result, req.row_cap, results.NATIVE_BUDGET)
+            if native is not None:
+                body, count, truncated = native
+                return Outcome(200, media, body, rows=count, truncated=truncated)
+            result = store.query(req.query, **options)  # too big for the buffer: again, written row by row
+            assert isinstance(result, ox.QuerySolutions)
+        variables = [v.value for v in result.variables]
         columns = list(range(len(variables)))
         if order:  # SELECT *: columns in the order the variables appear in the query
             rank = {v: n for n, v in enumerate(order)}

@@ -21,6 +21,7 @@ from service.kb import KB, default_kb_path
 from service.kb.store import STORE_DIR
 from service.web import api, console, linkeddata, pages, sparql
 from service.web.errors import http_error, server_error
+from service.web.memory import FreezeLongLived
 from service.web.plans import new_cache
 from service.web.sparql import open_endpoint
 
@@ -84,7 +85,11 @@ def create_app(kb_path: Path | None = None) -> Starlette:
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(SecurityHeaders), Middleware(GZipMiddleware, minimum_size=2048)],
+        middleware=[
+            Middleware(FreezeLongLived),
+            Middleware(SecurityHeaders),
+            Middleware(GZipMiddleware, minimum_size=2048),
+        ],
         exception_handlers={HTTPException: http_error, Exception: server_error},
     )
     return app

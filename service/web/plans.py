@@ -43,4 +43,5 @@ def plan_for(request: Request, question: str, previous: str | None) -> Plan:
 
 
 def new_cache(planner: Planner) -> PlanCache:
+    planner.engine.kb.catalog.keep_runs(int(setting("QUERY_CACHE")))
     return PlanCache(planner, int(setting("PLAN_CACHE")))

@@ -1,10 +1,14 @@
-"""The per-worker plan cache: repeated questions are not planned again; it is bounded, and 0 turns it off."""
+"""The per-worker caches: repeated questions are not planned again, repeated queries not run again; both are
+bounded and can be off; and what they keep is frozen out of the garbage collector."""
 
 from __future__ import annotations
 
+import asyncio
+import gc
 from datetime import date
 
 from service.engine import Planner
+from service.web.memory import FreezeLongLived
 from service.web.plans import PlanCache
 from tests.conftest import TODAY
 
@@ -26,3 +30,32 @@ def test_the_cache_is_bounded_and_can_be_off(planner: Planner) -> None:
     assert cache.plan("games", None, TODAY) is not a
     off = PlanCache(planner, 0)
     assert off.plan("games", None, TODAY) is not off.plan("games", None, TODAY)
+
+
+def test_query_runs_are_kept_when_serving(planner: Planner) -> None:
+    catalog = planner.engine.kb.catalog
+    params = {"skill": planner.engine.kb.site.entity_base + "Rust"}
+    assert catalog.run("works-using-skill", params) is not catalog.run("works-using-skill", params)  # off by default
+    catalog.keep_runs(2)
+    try:
+        first = catalog.run("works-using-skill", params)
+        assert catalog.run("works-using-skill", params) is first
+        assert first.rows and first.query == catalog.fill("works-using-skill", params)
+        catalog.run("works-using-skill", {"skill": planner.engine.kb.site.entity_base + "Go"})
+        catalog.run("works-using-skill", {"skill": planner.engine.kb.site.entity_base + "Python"})  # evicts Rust
+        assert catalog.run("works-using-skill", params) is not first
+    finally:
+        catalog.keep_runs(0)
+
+
+def test_long_lived_objects_are_frozen_out_of_the_collector() -> None:
+    async def app(scope: object, receive: object, send: object) -> None:
+        return None
+
+    middleware = FreezeLongLived(app, every=3)  # type: ignore[arg-type]
+    gc.unfreeze()
+    kept = [[i] for i in range(1000)]  # long-lived, as cached plans are
+    for _ in range(3):
+        asyncio.run(middleware({"type": "http"}, None, None))  # type: ignore[arg-type]
+    assert gc.get_freeze_count() >= len(kept)
+    gc.unfreeze()

@@ -126,6 +126,17 @@ def test_rows_are_capped_and_the_cut_is_said(server: str) -> None:
     assert len(response.text.strip().splitlines()) == 10_001  # header + the cap
 
 
+def test_json_rows_are_capped_too(server: str) -> None:
+    # JSON is written by pyoxigraph first, then cut at the cap: the count and the header must still be right
+    query = "SELECT ?s ?o WHERE { ?s a pf:Work . ?o a pf:Skill }"
+    with httpx.Client(base_url=server, timeout=30) as client:
+        response = client.get("/sparql", params={"query": query})
+    assert response.status_code == 200
+    assert response.headers["x-sparql-truncated"].startswith("true")
+    assert response.headers["x-sparql-rows"] == "10000"
+    assert len(response.json()["results"]["bindings"]) == 10_000
+
+
 def test_query_of_death_is_stopped_and_the_ask_page_keeps_answering(server: str) -> None:
     outcome: dict[str, int] = {}
 
