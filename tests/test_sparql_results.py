@@ -24,16 +24,22 @@ def _store(n: int) -> ox.Store:
 QUERY = "SELECT ?s ?o WHERE { ?s ?p ?o } ORDER BY ?s"
 
 
+def _select(store: ox.Store) -> ox.QuerySolutions:
+    result = store.query(QUERY)
+    assert isinstance(result, ox.QuerySolutions)
+    return result
+
+
 def test_native_json_counts_and_cuts() -> None:
     store = _store(30)
-    body, rows, truncated = native_json(store.query(QUERY), cap=100) or (b"", 0, True)
+    body, rows, truncated = native_json(_select(store), cap=100) or (b"", 0, True)
     assert (rows, truncated) == (30, False)
     assert len(json.loads(body)["results"]["bindings"]) == 30
-    body, rows, truncated = native_json(store.query(QUERY), cap=10) or (b"", 0, False)
+    body, rows, truncated = native_json(_select(store), cap=10) or (b"", 0, False)
     assert (rows, truncated) == (10, True)
     doc = json.loads(body)
     assert doc["head"]["vars"] == ["s", "o"] and len(doc["results"]["bindings"]) == 10
-    assert native_json(store.query(QUERY), cap=10, budget=100) is None  # too big for the buffer
+    assert native_json(_select(store), cap=10, budget=100) is None  # too big for the buffer
 
 
 def test_a_result_too_big_for_the_buffer_is_written_row_by_row(monkeypatch: pytest.MonkeyPatch) -> None:

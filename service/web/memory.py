@@ -4,7 +4,8 @@ The caches of a serving worker (plans, query runs, the planner's per-question me
 objects. Left to the cyclic collector, each full collection walks all of them and stalls every request
 queued on the worker (tens of milliseconds at the p99 of `bench http`). So, every so many requests, young
 cycles are collected and everything alive is frozen out of the collector; reference counting still frees
-what a cache drops.
+what a cache drops (plans and query runs hold no reference cycles; cyclic garbage that had already grown
+old before a freeze would stay, which is why the young generations are collected first).
 """
 
 from __future__ import annotations

@@ -52,7 +52,7 @@ def test_long_lived_objects_are_frozen_out_of_the_collector() -> None:
     async def app(scope: object, receive: object, send: object) -> None:
         return None
 
-    middleware = FreezeLongLived(app, every=3)  # type: ignore[arg-type]
+    middleware = FreezeLongLived(app, every=3)
     gc.unfreeze()
     kept = [[i] for i in range(1000)]  # long-lived, as cached plans are
     for _ in range(3):
