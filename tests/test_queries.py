@@ -50,6 +50,7 @@ ROUTES: list[tuple[str, dict[str, Any], str, list[str], int]] = [
         ["Kanji-aware Tokenizer", "Kamo Test Collection"],
         5,
     ),
+    ("key-works", {}, "work", ["Ask Ines", "Tessera", "Lantern"], 12),
     (
         "roles-in-place",
         {"place": "https://inescalder.example/id/Japan"},

@@ -38,6 +38,35 @@ def _role(row: dict[str, Any], today: date) -> str:
     return f"{row['roleLabel'].value}{place} ({_span(row, today)})"
 
 
+def place_of(st: State) -> bool:
+    """ "which city is Quillon in": the place a named organisation or work is based in, from its graph facts."""
+    if not st.has("where") or st.kind in SKIP:
+        return False
+    for e in st.entities:
+        if e.kind not in ("organisation", "work"):
+            continue
+        facts = st.run("facts", {"entity": e.iri})
+        places = [r["value"] for r in facts.rows if r["property"].value.endswith("#basedIn")]
+        if not places:
+            del st.plan.sparql[-1]  # not read: no answer rests on it
+            continue
+        st.plan.route = "place"
+        st.exact = True
+        st.listed = [e.iri] + [p.value for p in places]
+        where = names([p.label or p.value for p in places], 3)
+        st.say(f"{e.label} is based in {where}.", st.read_entity(e, facts))
+        return True
+    return False
+
+
+def _kind_asked(st: State, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Studies for "when did she do her masters", jobs for "her first job"; all roles when neither is said."""
+    study, job = st.has("study"), st.has("job")
+    if study == job:
+        return rows
+    return [r for r in rows if (r["education"].value == "true") == study] or rows
+
+
 def career(st: State) -> bool:
     if not st.has("career") or st.kind in SKIP or st.authored_key is not None:
         return False
@@ -64,21 +93,24 @@ def career(st: State) -> bool:
         opening = text[:1].upper() + text[1:] if text.split()[0] in ("in", "since", "during", "from") else f"In {text}"
         rows = run.rows
     elif st.has("now") or st.has("first") or st.has("count"):
-        run = st.run("career", {"person": person.iri if person else ""})
+        run = st.run("career", {"person": person.iri if person else ""})  # most recent first
+        rows = _kind_asked(st, run.rows)
         if st.has("count"):
-            orgs = {r["organisation"].value for r in run.rows}
-            rows = run.rows[::-1]
+            orgs = {r["organisation"].value for r in rows}
+            rows = rows[::-1]
             opening = f"{plural(len(rows), 'role', 'roles')} at {plural(len(orgs), 'organisation', 'organisations')}"
         elif st.has("now"):
             today = st.today.isoformat()
-            rows, opening = [r for r in run.rows if "roleEnd" not in r or r["roleEnd"].value >= today], "Now"
+            rows, opening = [r for r in rows if "roleEnd" not in r or r["roleEnd"].value >= today], "Now"
         else:
-            rows, opening = run.rows[-1:], "First"
+            rows, opening = rows[-1:], "First"
     elif st.has("time"):  # "when did she study"
         run = st.run("career", {"person": person.iri if person else ""})
-        rows, opening = run.rows, "Her roles, most recent first"
+        kind = "studies" if st.has("study") and not st.has("job") else "roles"
+        rows, opening = run.rows, f"Her {kind}, most recent first"
     else:
         return False  # the authored career answer and the canned career route take the rest
+    rows = _kind_asked(st, rows)
     if not rows:
         return False
     held = [_role(r, st.today) for r in rows]

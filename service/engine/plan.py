@@ -35,7 +35,7 @@ class Planner:
         self.filler = set(engine.intents.filler) | set(engine.stopwords)
         # routes whose own cue words or authored phrases are the whole question, or that answer "no"
         self.unchecked = {"pivot", "ambiguous", "comparison", "lexicon_definition", "about", "contact", "recent",
-                          "career", "skills", "roles"}  # fmt: skip
+                          "career", "skills", "roles", "key_works"}  # fmt: skip
 
     # ------------------------------------------------------------------------- public
 
@@ -127,6 +127,7 @@ class Planner:
         order: list[Callable[[State], bool]] = [
             lists.pivot,
             lists.comparison,
+            career.place_of,
             career.career,
             lists.count,
             lists.period,

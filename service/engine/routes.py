@@ -126,6 +126,11 @@ def canned_route(st: State, route: str) -> bool:
         latest = run.rows[0]["last"].value[:7] if run.rows else ""
         if latest:
             st.say(f"The latest activity in the graph is from {latest}.", ref)
+    elif route == "key_works":
+        run = st.run("key_works")
+        st.listed = column_iris(run, "work")
+        ref = st.read_query(run, ", ".join(labels(st, st.listed)))
+        st.say(f"Her key works, in her own order: {names(labels(st, st.listed), 12)}.", ref)
     elif route == "career":
         person = st.engine.by_name.get(st.engine.kb.site.person)
         run = st.run("career", {"person": person.iri if person else ""})
