@@ -68,11 +68,18 @@ def _kind_asked(st: State, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def career(st: State) -> bool:
-    if not st.has("career") or st.kind in SKIP or st.authored_key is not None:
+    named = {e.iri for e in st.entities if e.kind in ("role", "organisation")}
+    places = [e for e in st.entities if e.kind == "place"]
+    works = any(e.kind == "work" for e in st.entities)
+    asked = (
+        st.has("career")
+        or (named and st.has("time"))  # "when was she at Quillon"
+        or (places and st.has("doing"))  # "what was she doing in Kyoto"
+        or (st.has("education") and not works)  # "which university did she go to"
+    )
+    if not asked or st.kind in SKIP or st.authored_key is not None:
         return False
     engine = st.engine
-    places = [e for e in st.entities if e.kind == "place"]
-    named = {e.iri for e in st.entities if e.kind in ("role", "organisation")}
     person = engine.by_name.get(engine.kb.site.person)
     if places:
         run = st.run("place_roles", {"place": places[0].iri})
@@ -104,7 +111,7 @@ def career(st: State) -> bool:
             rows, opening = [r for r in rows if "roleEnd" not in r or r["roleEnd"].value >= today], "Now"
         else:
             rows, opening = rows[-1:], "First"
-    elif st.has("time"):  # "when did she study"
+    elif st.has("time") or (st.has("education") and not st.has("job")):  # "when did she study", "which university"
         run = st.run("career", {"person": person.iri if person else ""})
         kind = "studies" if st.has("study") and not st.has("job") else "roles"
         rows, opening = run.rows, f"Her {kind}, most recent first"

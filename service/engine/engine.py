@@ -136,6 +136,7 @@ class Engine:
             english_guard=int(sp["english_guard"]),
             settled=int(sp["settled"]),
             rare_factor=int(sp["rare_factor"]),
+            names=linker.vocabulary,
         )
 
         answers = extra.get("answers") or {}

@@ -135,13 +135,22 @@ def period(st: State) -> bool:
     works = st.run("period", {"start": start, "end": end})
     roles = st.run("period_roles", {"start": start, "end": end})
     iris = column_iris(works, "work")
+    one, many = "work was", "works were"
+    kind = _class_named(st)
+    if kind is not None and kind[1] == "class" and not kind[0].endswith(_GENERAL):  # "talks in 2022"
+        members = st.run("class_list", {"class": kind[0]})
+        of_kind = set(column_iris(members, "work"))
+        iris = [i for i in iris if i in of_kind]
+        label, plural_label = st.engine.class_labels[kind[0]]
+        one, many = f"{label.lower()} was", f"{plural_label.lower()} were"
+        st.read_query(members, ", ".join(labels(st, iris[:10])))
     st.listed = iris
     st.plan.route = "works_in_period"
     st.exact = True
     span = when(st.period.start, st.period.end)
     if iris:
         st.say(
-            f"{plural(len(iris), 'work was', 'works were')} active {span}. {key_first(st, iris)}".strip(),
+            f"{plural(len(iris), one, many)} active {span}. {key_first(st, iris)}".strip(),
             st.read_query(works, ", ".join(labels(st, iris[:10]))),
         )
         if not key_first(st, iris):
@@ -152,6 +161,9 @@ def period(st: State) -> bool:
     if held:
         st.say(f"Her roles then: {names(held, 4)}.", st.read_query(roles, ", ".join(held)))
     return True
+
+
+_GENERAL = ("#Work", "#Project", "#Software")  # kinds too broad to narrow a list by
 
 
 def _class_named(st: State) -> tuple[str, str] | None:
@@ -167,7 +179,7 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
         if st.entities:
             return False
         found = _class_named(st)
-        if found is None or found[0].endswith(("#Work", "#Project", "#Software")):
+        if found is None or found[0].endswith(_GENERAL):
             return False
     iri, kind = found
     label, many = st.engine.class_labels[iri]

@@ -1,9 +1,10 @@
 """Spelling: a word the site does not know is corrected against the site's own vocabulary.
 
 Candidates are found by Damerau-Levenshtein distance (transpositions count once: "pyhton" -> "python"),
-scanned with rapidfuzz's C++ implementation; character-bigram Sorensen-Dice similarity is the second
-signal and breaks ties, then how often the site uses the word. A word that is ordinary, common English
-("election", "pizza") is never "corrected" into a site word: it is a real word the site does not cover.
+scanned with rapidfuzz's C++ implementation. Among candidates at the same distance a word of an entity's
+name goes first, then character-bigram Sorensen-Dice similarity (the second signal), then how often the site
+uses the word. A word that is ordinary, common English ("election", "pizza") is never "corrected" into a site
+word: it is a real word the site does not cover.
 """
 
 from __future__ import annotations
@@ -39,11 +40,15 @@ class Speller:
         english_guard: int,
         settled: int = 5,
         rare_factor: int = 20,
+        names: Iterable[str] = (),
     ) -> None:
         self.counts = Counter(w for w in vocabulary if any(c.isalpha() for c in w))
         # A word the wiki uses rarely may itself be a typo quoted as an example ("pyhton"): it stays open to
         # correction, but only towards a word the site uses far more often.
         self.known = {w for w, n in self.counts.items() if n >= settled} | set(protected)
+        # Visitors misspell the names of the portfolio (works, technologies, techniques) far more often than
+        # everyday words: among candidates at the same distance, a word of a name goes first ("fitler" -> filter).
+        self._names = set(names)
         self._rare_factor = rare_factor
         self._choices = sorted(self.counts)
         self._min_length = min_length
@@ -68,14 +73,14 @@ class Speller:
             return None
         edits = self._edits_allowed(word)
         found = process.extract(word, self._choices, scorer=DamerauLevenshtein.distance, score_cutoff=edits, limit=20)
-        best: tuple[float, float, int, str] | None = None
+        best: tuple[float, bool, float, int, str] | None = None
         for candidate, distance, _ in found:
             similarity = dice(word, candidate)
             if similarity < self._min_dice or candidate == word:
                 continue
             if self.counts[word] and self.counts[candidate] < self._rare_factor * self.counts[word]:
                 continue
-            key = (-distance, similarity, self.counts[candidate], candidate)
+            key = (-distance, candidate in self._names, similarity, self.counts[candidate], candidate)
             if best is None or key > best:
                 best = key
-        return best[3] if best else None
+        return best[4] if best else None
