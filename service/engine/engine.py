@@ -46,6 +46,7 @@ class Engine:
     authored: list[Authored]
     shortcuts: dict[tuple[str, ...], str]
     classes: dict[tuple[str, ...], tuple[str, str]]  # name words -> (IRI, "class" | "category")
+    classes_longest_first: list[tuple[tuple[str, ...], tuple[str, str]]]
     class_labels: dict[str, tuple[str, str]]  # IRI -> (label, plural)
     private: list[Phrase]
     opinion: list[Phrase]
@@ -209,6 +210,7 @@ class Engine:
             authored=authored,
             shortcuts=shortcuts,
             classes=classes,
+            classes_longest_first=sorted(classes.items(), key=lambda kv: -len(kv[0])),
             class_labels=class_labels,
             private=phrases(abstain.get("private")),
             opinion=phrases(abstain.get("opinion")),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from service.engine.catalog import CONCEPTS
-from service.engine.intents import contains
 from service.engine.link import tokenize
 from service.engine.retrieve import best_passage_for
 from service.engine.routes import (
@@ -114,7 +113,7 @@ def count(st: State) -> bool:
                st.read_query(run, str(n)))  # fmt: skip
         return True
     if not ents:
-        found = _class_named(st)
+        found = st.class_named()
         if found:
             return class_list(st, found, counting=True)
     return False
@@ -136,7 +135,7 @@ def period(st: State) -> bool:
     roles = st.run("period_roles", {"start": start, "end": end})
     iris = column_iris(works, "work")
     one, many = "work was", "works were"
-    kind = _class_named(st)
+    kind = st.class_named()
     if kind is not None and kind[1] == "class" and not kind[0].endswith(_GENERAL):  # "talks in 2022"
         members = st.run("class_list", {"class": kind[0]})
         of_kind = set(column_iris(members, "work"))
@@ -166,19 +165,11 @@ def period(st: State) -> bool:
 _GENERAL = ("#Work", "#Project", "#Software")  # kinds too broad to narrow a list by
 
 
-def _class_named(st: State) -> tuple[str, str] | None:
-    words = st.cue
-    for key, value in sorted(st.engine.classes.items(), key=lambda kv: -len(kv[0])):
-        if contains(words, key):
-            return value
-    return None
-
-
 def class_list(st: State, found: tuple[str, str] | None = None, *, counting: bool = False) -> bool:
     if found is None:
         if st.entities:
             return False
-        found = _class_named(st)
+        found = st.class_named()
         if found is None or found[0].endswith(_GENERAL):
             return False
     iri, kind = found

@@ -131,6 +131,7 @@ class Planner:
             career.career,
             lists.count,
             lists.period,
+            texts.described_work,
             lists.class_list,
             lambda s: key is not None and routes.authored(s, key),
             lambda s: s.kind in ("contact", "recent") and routes.authored(s, s.kind),

@@ -12,6 +12,7 @@ from service.engine.answer import Draft, Read, Reading
 from service.engine.catalog import Entity
 from service.engine.dates import Period
 from service.engine.engine import Engine
+from service.engine.intents import contains
 from service.engine.link import Linked
 from service.engine.model import Plan
 from service.engine.resources import about_url
@@ -79,6 +80,14 @@ class State:
 
     def linked_kinds(self) -> list[str]:
         return [e.kind for e in self.entities]
+
+    def class_named(self) -> tuple[str, str] | None:
+        """The kind of work or skill category the question names outside its linked names, longest name first:
+        (IRI, "class" or "category")."""
+        for key, value in self.engine.classes_longest_first:
+            if contains(self.cue, key):
+                return value
+        return None
 
     def has(self, rule: str) -> bool:
         return self.engine.intents.has(rule, self.words)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from service.engine import routes
 from service.engine.catalog import CONCEPTS, Entity
 from service.engine.intents import contains
 from service.engine.retrieve import PassageHit, best_passage_for
@@ -64,19 +65,50 @@ def best_passage(st: State) -> PassageHit | None:
     return st.hits[0].best if st.hits else None
 
 
-def described(st: State) -> tuple[Entity, float] | None:
-    """The entity whose graph description best matches the question, and how much of it that holds."""
+def described_works(st: State, among: set[str] | None = None) -> list[Entity]:
+    """Works whose graph description (with their names) best matches the question, best first; only those
+    `among` the given IRIs when given. Concepts are found by name, so only works are ranked here."""
     index = st.engine.descriptions
     if index is None or not st.terms:
-        return None
+        return []
+    entities, described_iris = st.engine.entities, st.engine.described
     scores = {d: v for d, v in index.bm25({t: 1.0 for t in st.terms}).items()
-              if st.engine.entities[st.engine.described[d]].kind == "work"}  # concepts are found by name  # fmt: skip
-    if not scores:
-        return None
-    doc = max(scores, key=lambda d: (scores[d], -d))
-    e = st.engine.entities[st.engine.described[doc]]
+              if entities[described_iris[d]].kind == "work"
+              and (among is None or described_iris[d] in among)}  # fmt: skip
+    return [entities[described_iris[d]] for d in sorted(scores, key=lambda d: (-scores[d], d))]
+
+
+def _coverage(st: State, e: Entity, query: tuple[str, ...] | None = None) -> float:
     found = set(terms(f"{e.label} {e.short or ''} {e.description}"))
-    return e, st.engine.passages.coverage(st.terms, found, st.engine.synonyms)
+    return st.engine.passages.coverage(query or st.terms, found, st.engine.synonyms)
+
+
+def described(st: State) -> tuple[Entity, float] | None:
+    """The work whose graph description best matches the question, and how much of the question it holds."""
+    ranked = described_works(st)
+    return (ranked[0], _coverage(st, ranked[0])) if ranked else None
+
+
+def described_work(st: State) -> bool:
+    """ "the routing thing she made for the delivery company": a question that describes a work instead of
+    naming it is answered from the work whose description holds it best (of the kind named, if any)."""
+    if st.entities or not st.has("describes"):
+        return False
+    kind = st.class_named()
+    among = None
+    if kind is not None and kind[1] == "class":
+        among = set(routes.column_iris(st.run("class_list", {"class": kind[0]}), "work"))
+    ranked = described_works(st, among)
+    # what describes the work, without the words that say a work is described ("thing", "made", "game")
+    content = tuple(t for t in st.terms if t not in st.engine.accounted) or st.terms
+    if not ranked or not _enough(st, support := _coverage(st, ranked[0], content)):
+        return False
+    e = ranked[0]
+    st.plan.route = "described"
+    st.support = support
+    st.listed = [w.iri for w in ranked[:5]]
+    st.say(f"{e.label}: {e.description}", st.read_entity(e, st.run("facts", {"entity": e.iri})))
+    return True
 
 
 def _support(st: State, hit: PassageHit) -> float:
