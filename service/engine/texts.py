@@ -40,6 +40,14 @@ def explain(st: State) -> bool:
     hit = best_passage(st)
     if hit is None:
         return False
+    top = st.hits[0].best if st.hits else None
+    margin = float(st.engine.weights["article"]["other_article_margin"])
+    if (
+        top is not None
+        and top.passage.article != hit.passage.article
+        and _support(st, top) >= _support(st, hit) + margin
+    ):
+        hit = top  # "why did Quillon switch to OpenSearch": the migration's own article holds more of the question
     about = st.engine.by_name.get(hit.passage.article)
     if about not in st.entities:  # not from the article of what was named: it must hold the question
         st.support = _support(st, hit)
