@@ -54,11 +54,13 @@ class Engine:
     unnamed_refusals: list[Phrase]
     definitions: dict[tuple[str, ...], Any]
     thing_alone: frozenset[str]  # intent rules refused when a question names only general things (abstain.yaml)
+    thing_alone_phrases: list[Phrase]  # ...and phrases
     references: dict[str, Any]
     roles_by_org: dict[str, list[str]] = field(default_factory=dict)
     known_words: set[str] = field(default_factory=set)  # stems of every word the lexicon and names use
     accounted: frozenset[str] = frozenset()  # words a question may hold without asking anything more
     generic: frozenset[str] = frozenset()  # stems of topic, filler and neutral words: they pick no section
+    neutral: frozenset[str] = frozenset()  # words that ask nothing by themselves (intents.yaml neutral)
     tiers: dict[str, int | None] = field(default_factory=dict)  # IRI -> tier, for fusion
     described: list[str] = field(default_factory=list)  # entity IRIs, in the order of `descriptions`
     descriptions: Bm25 | None = None  # BM25 over each entity's names and description
@@ -167,6 +169,7 @@ class Engine:
                 if key not in classes or (kind == "class" and classes[key][1] == "category"):
                     classes[key] = (iri, kind)  # a kind of work wins over a skill category ("libraries")
         abstain = extra.get("abstain") or {}
+        alone = abstain.get("about_the_thing_alone") or {}
         definitions = {}
         for d in lex.definitions:
             for name in (d.term, *d.aliases):
@@ -219,12 +222,14 @@ class Engine:
                 (abstain.get("requests_when_nothing_named") or []) + (abstain.get("everyday_when_nothing_named") or [])
             ),
             definitions=definitions,
-            thing_alone=frozenset(abstain.get("about_the_thing_alone") or []),
+            thing_alone=frozenset(alone.get("rules") or []),
+            thing_alone_phrases=phrases(alone.get("phrases")),
             references=references,
             roles_by_org=dict(roles_by_org),
             known_words=known_words,
             accounted=frozenset(accounted),
             generic=frozenset(generic),
+            neutral=frozenset(_all_words(spec.get("neutral"))),
             tiers={iri: e.tier for iri, e in entities.items()},
             described=described,
             descriptions=descriptions,

@@ -22,9 +22,16 @@ from service.engine.state import State
 
 def pivot(st: State) -> bool:
     """A technology the graph lacks: say the graph lists no such work, and show what is used instead."""
-    if st.kind == "define" or any(k in ("skill", "technique") for k in st.linked_kinds()):
+    if st.kind == "define":
         return False
-    found = st.engine.absent_linker.link(st.plan.normalized).entities
+    absent = st.engine.absent_linker.link(st.plan.normalized)
+    spans = [(m.start, m.end) for m in absent.mentions]
+    # a skill linked inside an absent name ("js" in "Vue.js") is part of that name, not a skill she uses
+    outside = [m for m in st.linked.mentions if not any(a <= m.start and m.end <= b for a, b in spans)]
+    if any(st.engine.entities[i].kind in ("skill", "technique") for m in outside for i in m.iris
+           if len(m.iris) == 1 and i in st.engine.entities):  # fmt: skip
+        return False
+    found = absent.entities
     if not found:
         return False
     absent = st.engine.absent[found[0]]
@@ -112,7 +119,7 @@ def count(st: State) -> bool:
         st.say(f"{plural(n, 'work', 'works')} {verb + 's' if n == 1 else verb} {e.display}.",
                st.read_query(run, str(n)))  # fmt: skip
         return True
-    if not ents:
+    if all(e.kind == "person" for e in ents):  # "how many games has Ines made": she is the subject
         found = st.class_named()
         if found:
             return class_list(st, found, counting=True)
@@ -167,7 +174,7 @@ _GENERAL = ("#Work", "#Project", "#Software")  # kinds too broad to narrow a lis
 
 def class_list(st: State, found: tuple[str, str] | None = None, *, counting: bool = False) -> bool:
     if found is None:
-        if st.entities:
+        if any(e.kind != "person" for e in st.entities):
             return False
         found = st.class_named()
         if found is None or found[0].endswith(_GENERAL):

@@ -32,10 +32,11 @@ MAX_QUESTION = 500
 class Planner:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.filler = set(engine.intents.filler) | set(engine.stopwords)
+        self.filler = set(engine.intents.filler) | set(engine.stopwords) | engine.neutral
+        self.thing_words = {w for p in engine.thing_alone_phrases for w in p}
         # routes whose own cue words or authored phrases are the whole question, or that answer "no"
         self.unchecked = {"pivot", "ambiguous", "comparison", "lexicon_definition", "about", "contact", "recent",
-                          "career", "skills", "roles", "key_works"}  # fmt: skip
+                          "career", "skills", "key_works"}  # fmt: skip
 
     # ------------------------------------------------------------------------- public
 
@@ -164,8 +165,12 @@ class Planner:
             st.plan.route = "off_topic"
             return True
         general = bool(st.entities) and all(e.kind in CONCEPTS for e in st.entities)
-        if general and any(st.has(r) for r in self.engine.thing_alone) and not any(w in self.engine.intents.topic_words
-                                                                       for w in st.words):  # fmt: skip
+        about_thing = any(st.has(r) for r in self.engine.thing_alone) or any(
+            contains(st.words, p) for p in self.engine.thing_alone_phrases
+        )
+        # a word tying it to her ("she", "projects"), other than the phrase's own verb ("created")
+        tied = any(w in self.engine.intents.topic_words and w not in self.thing_words for w in st.words)
+        if general and about_thing and not tied:
             st.plan.route = "off_topic"
             return True
         portfolio = [e for e in st.entities if e.kind != "place"]  # a place alone does not make it about her
