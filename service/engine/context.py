@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from service.engine.engine import Engine
+from service.engine.intents import contains, phrases
 from service.engine.link import tokenize
 from service.engine.model import Plan
 
@@ -63,9 +64,12 @@ def resolve(engine: Engine, question: str, previous: Plan) -> str:
         if found:
             possessive = found.group().lower().endswith("its")
             return question[: found.start()] + (f"{label}'s" if possessive else label) + question[found.end() :]
-    # "how many?", "and when?": a question of cue words only borrows the previous plan's subject
+    # "how many?", "and when?", "is the code public?": a question of cue words only, or naming a part of a
+    # thing, borrows the previous plan's subject
     content = [t.word for t in tokenize(question) if t.word not in engine.stopwords]
-    elliptical = all(w in engine.intents.cue_words for w in content)
+    words = [t.word for t in tokenize(question)]
+    part = any(contains(words, p) for p in phrases(refs.get("parts")))
+    elliptical = part or all(w in engine.intents.cue_words for w in content)
     if (
         not linked.entities
         and about in engine.entities
