@@ -173,11 +173,31 @@ class Planner:
         if general and about_thing and not tied:
             st.plan.route = "off_topic"
             return True
-        portfolio = [e for e in st.entities if e.kind != "place"]  # a place alone does not make it about her
-        if not portfolio and any(contains(st.words, p) for p in self.engine.unnamed_refusals):
+        if self._about_a_third_party(st, tied):
             st.plan.route = "off_topic"
             return True
+        # a task or an everyday topic, naming at most places and general things ("write me a Python function",
+        # "a restaurant in Berlin"), with no word tying it to her beyond the phrase itself
+        matched = [p for p in self.engine.unnamed_refusals if contains(st.words, p)]
+        if matched:
+            own = {w for p in matched for w in p}
+            portfolio = [e for e in st.entities if e.kind != "place" and e.kind not in CONCEPTS]
+            her = any(w in self.engine.intents.topic_words and w not in own for w in st.words)
+            if not portfolio and not (her and st.entities):
+                st.plan.route = "off_topic"
+                return True
         return False
+
+    def _about_a_third_party(self, st: State, tied: bool) -> bool:
+        """Only organisations or places named, nothing tying the question to her, and something asked beyond
+        the names that no excepted intent covers: a question about the third party (abstain.yaml)."""
+        spec = self.engine.third_party
+        kinds = set(spec.get("kinds") or [])
+        if not st.entities or tied or any(e.kind not in kinds for e in st.entities) or st.kind == "entity":
+            return False
+        if any(st.has(rule) for rule in spec.get("except") or []) or st.authored_key is not None:
+            return False
+        return bool(st.ask())
 
     # ------------------------------------------------------------------------- finish
 
