@@ -56,6 +56,8 @@ class Engine:
     thing_alone: frozenset[str]  # intent rules refused when a question names only general things (abstain.yaml)
     thing_alone_phrases: list[Phrase]  # ...and phrases
     third_party: dict[str, list[str]]  # abstain.yaml about_a_third_party_alone: kinds, except
+    unpublished: list[Phrase]  # abstain.yaml unpublished_kinds, all groups
+    her_words: frozenset[str]
     references: dict[str, Any]
     roles_by_org: dict[str, list[str]] = field(default_factory=dict)
     known_words: set[str] = field(default_factory=set)  # stems of every word the lexicon and names use
@@ -225,6 +227,8 @@ class Engine:
             definitions=definitions,
             thing_alone=frozenset(alone.get("rules") or []),
             thing_alone_phrases=phrases(alone.get("phrases")),
+            unpublished=phrases([p for group in (abstain.get("unpublished_kinds") or {}).values() for p in group]),
+            her_words=frozenset(_all_words(abstain.get("her_words"))),
             third_party={k: list(v or []) for k, v in (abstain.get("about_a_third_party_alone") or {}).items()},
             references=references,
             roles_by_org=dict(roles_by_org),

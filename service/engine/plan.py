@@ -173,6 +173,9 @@ class Planner:
         if general and about_thing and not tied:
             st.plan.route = "off_topic"
             return True
+        if self._unpublished(st):
+            st.plan.route = "off_topic"
+            return True
         if self._about_a_third_party(st, tied):
             st.plan.route = "off_topic"
             return True
@@ -187,6 +190,15 @@ class Planner:
                 st.plan.route = "off_topic"
                 return True
         return False
+
+    def _unpublished(self, st: State) -> bool:
+        """A kind of fact the portfolio never publishes (a price, an opening time, instructions, a task),
+        asked with nothing tying it to her or her works (abstain.yaml unpublished_kinds)."""
+        if any(w in self.engine.her_words for w in st.words):
+            return False
+        if any(e.kind in ("work", "role", "person") for e in st.entities):
+            return False
+        return any(contains(st.words, p) for p in self.engine.unpublished)
 
     def _about_a_third_party(self, st: State, tied: bool) -> bool:
         """Only organisations or places named, nothing tying the question to her, and something asked beyond
