@@ -45,10 +45,11 @@ def place_of(st: State) -> bool:
     for e in st.entities:
         if e.kind not in ("organisation", "work"):
             continue
+        mark = st.checkpoint()
         facts = st.run("facts", {"entity": e.iri})
         places = [r["value"] for r in facts.rows if r["property"].value.endswith("#basedIn")]
         if not places:
-            del st.plan.sparql[-1]  # not read: no answer rests on it
+            st.rollback(mark)  # not read: no answer rests on it
             continue
         st.plan.route = "place"
         st.exact = True
@@ -79,8 +80,8 @@ def career(st: State) -> bool:
     )
     if not asked or st.kind in SKIP or st.authored_key is not None:
         return False
-    engine = st.engine
-    person = engine.by_name.get(engine.kb.site.person)
+    person = st.engine.by_name.get(st.engine.kb.site.person)
+    career_params = {"person": person.iri if person else ""}
     if places:
         run = st.run("place_roles", {"place": places[0].iri})
         rows, opening = run.rows, f"In {places[0].label}"
@@ -89,7 +90,7 @@ def career(st: State) -> bool:
             _finish(st, run, [])
             return True
     elif named:
-        run = st.run("career", {"person": person.iri if person else ""})
+        run = st.run("career", career_params)
         rows = [r for r in run.rows if r["role"].value in named or r["organisation"].value in named]
         rows.sort(key=lambda r: r["roleStart"].value)
         opening = "At " + next(e.label for e in st.entities if e.iri in named)
@@ -100,7 +101,7 @@ def career(st: State) -> bool:
         opening = text[:1].upper() + text[1:] if text.split()[0] in ("in", "since", "during", "from") else f"In {text}"
         rows = run.rows
     elif st.has("now") or st.has("first") or st.has("count"):
-        run = st.run("career", {"person": person.iri if person else ""})  # most recent first
+        run = st.run("career", career_params)  # most recent first
         rows = _kind_asked(st, run.rows)
         if st.has("count"):
             orgs = {r["organisation"].value for r in rows}
@@ -112,7 +113,7 @@ def career(st: State) -> bool:
         else:
             rows, opening = rows[-1:], "First"
     elif st.has("time") or (st.has("education") and not st.has("job")):  # "when did she study", "which university"
-        run = st.run("career", {"person": person.iri if person else ""})
+        run = st.run("career", career_params)
         kind = "studies" if st.has("study") and not st.has("job") else "roles"
         rows, opening = run.rows, f"Her {kind}, most recent first"
     else:

@@ -186,10 +186,11 @@ class Engine:
         known_words |= intents.cue_words | {stem(w) for w in intents.cue_words}
         spec = extra["intents"]
         references = spec.get("references") or {}
-        generic = intents.filler | intents.topic_words | _all_words(spec.get("neutral"))
+        neutral = _all_words(spec.get("neutral"))
+        generic = intents.filler | intents.topic_words | neutral
         generic |= {stem(w) for w in generic}
         accounted = set(stopwords) | generic | intents.cue_words
-        accounted |= _all_words([spec.get(k) for k in ("name_cues", "name_cues_after", "verb_markers", "neutral")])
+        accounted |= _all_words([spec.get(k) for k in ("name_cues", "name_cues_after", "verb_markers")])
         accounted |= _all_words(references) | {w for key in classes for w in key}
         accounted |= {stem(w) for w in accounted}
         described = sorted(entities)
@@ -235,7 +236,7 @@ class Engine:
             known_words=known_words,
             accounted=frozenset(accounted),
             generic=frozenset(generic),
-            neutral=frozenset(_all_words(spec.get("neutral"))),
+            neutral=frozenset(neutral),
             tiers={iri: e.tier for iri, e in entities.items()},
             described=described,
             descriptions=descriptions,

@@ -8,6 +8,7 @@ from service.engine.retrieve import best_passage_for
 from service.engine.routes import (
     VERB,
     answer_limit,
+    class_members,
     column_iris,
     during_role,
     key_first,
@@ -144,8 +145,7 @@ def period(st: State) -> bool:
     one, many = "work was", "works were"
     kind = st.class_named()
     if kind is not None and kind[1] == "class" and not kind[0].endswith(_GENERAL):  # "talks in 2022"
-        members = st.run("class_list", {"class": kind[0]})
-        of_kind = set(column_iris(members, "work"))
+        members, of_kind = class_members(st, kind[0])
         iris = [i for i in iris if i in of_kind]
         label, plural_label = st.engine.class_labels[kind[0]]
         one, many = f"{label.lower()} was", f"{plural_label.lower()} were"

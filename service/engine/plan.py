@@ -168,8 +168,7 @@ class Planner:
         about_thing = any(st.has(r) for r in self.engine.thing_alone) or any(
             contains(st.words, p) for p in self.engine.thing_alone_phrases
         )
-        # a word tying it to her ("she", "projects"), other than the phrase's own verb ("created")
-        tied = any(w in self.engine.intents.topic_words and w not in self.thing_words for w in st.words)
+        tied = self._tied(st, self.thing_words)
         if general and about_thing and not tied:
             st.plan.route = "off_topic"
             return True
@@ -183,13 +182,16 @@ class Planner:
         # "a restaurant in Berlin"), with no word tying it to her beyond the phrase itself
         matched = [p for p in self.engine.unnamed_refusals if contains(st.words, p)]
         if matched:
-            own = {w for p in matched for w in p}
             portfolio = [e for e in st.entities if e.kind != "place" and e.kind not in CONCEPTS]
-            her = any(w in self.engine.intents.topic_words and w not in own for w in st.words)
-            if not portfolio and not (her and st.entities):
+            if not portfolio and not (self._tied(st, {w for p in matched for w in p}) and st.entities):
                 st.plan.route = "off_topic"
                 return True
         return False
+
+    def _tied(self, st: State, own: set[str]) -> bool:
+        """A word tying the question to her or her work ("she", "projects"), other than the words of the phrase
+        being judged ("created" in "who created")."""
+        return any(w in self.engine.intents.topic_words and w not in own for w in st.words)
 
     def _unpublished(self, st: State) -> bool:
         """A kind of fact the portfolio never publishes (a price, an opening time, instructions, a task),

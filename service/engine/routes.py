@@ -35,6 +35,12 @@ def column_iris(run: QueryRun, column: str) -> list[str]:
     return [row[column].value for row in run.rows if column in row and row[column].kind == "iri"]
 
 
+def class_members(st: State, iri: str) -> tuple[QueryRun, set[str]]:
+    """The works of a kind of work (the class_list route), as a run and as a set of IRIs."""
+    run = st.run("class_list", {"class": iri})
+    return run, set(column_iris(run, "work"))
+
+
 def answer_limit(st: State) -> int:
     return int(st.engine.weights["results"]["answer_list"])
 

@@ -105,7 +105,7 @@ def described_work(st: State) -> bool:
     kind = st.class_named()
     among = None
     if kind is not None and kind[1] == "class":
-        among = set(routes.column_iris(st.run("class_list", {"class": kind[0]}), "work"))
+        _, among = routes.class_members(st, kind[0])
     ranked = described_works(st, among)
     # what describes the work, without the words that say a work is described ("thing", "made", "game")
     content = tuple(t for t in st.terms if t not in st.engine.accounted) or st.terms
