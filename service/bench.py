@@ -14,10 +14,10 @@ from pathlib import Path
 from service import snapshot
 from service.engine.plan import Planner
 from service.engine.preview import preview
+from service.examples import Examples
 from service.kb import KB
 from service.kb.build import build
 from service.kb.sources import Sources
-from service.queries import example_values
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -55,11 +55,13 @@ def bench_queries(kb_path: Path, runs: int = 200, out: Callable[[str], None] = p
     disk = KB.open(kb_path)
     memory = KB.open(kb_path, in_memory=True)
     examples = disk.lexicon.extra.get("query-examples") or {}
+    person = disk.site.entity_base + disk.site.person
+    resolver = Examples(memory.catalog, person, memory.lexicon.extra["routes"]["routes"])
     out(f"{runs} runs each after 20 warm-up runs; times in ms (median / p95); rows as returned.\n")
     out("| query | rows | in memory p50 | p95 | on disk p50 | p95 |")
     out("|---|---|---|---|---|---|")
     for name in sorted(disk.catalog):
-        values = example_values(disk.catalog[name], examples.get(name) or {}, disk.site.entity_base)
+        values = resolver.values(disk.catalog[name], examples.get(name) or {}, disk.site.entity_base)
         cells = []
         rows = 0
         for kb in (memory, disk):

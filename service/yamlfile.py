@@ -23,3 +23,44 @@ _Loader.add_implicit_resolver(
 
 def load(text: str) -> Any:
     return yaml.load(text, Loader=_Loader)
+
+
+Path = tuple[str | int, ...]
+
+
+def load_with_lines(text: str) -> tuple[Any, dict[Path, int]]:
+    """The document, and the 1-based line of every key and list item by its path (("contact", "mentions", 2)),
+    so a problem deep in a file is reported at its own line."""
+    node = yaml.compose(text, Loader=_Loader)
+    lines: dict[Path, int] = {}
+
+    def walk(n: yaml.Node | None, path: Path) -> None:
+        if n is None:
+            return
+        lines.setdefault(path, n.start_mark.line + 1)
+        if isinstance(n, yaml.MappingNode):
+            for key, value in n.value:
+                name = key.value if isinstance(key, yaml.ScalarNode) else str(key.start_mark.line)
+                lines[(*path, name)] = key.start_mark.line + 1
+                walk(value, (*path, name))
+        elif isinstance(n, yaml.SequenceNode):
+            for i, item in enumerate(n.value):
+                lines[(*path, i)] = item.start_mark.line + 1
+                walk(item, (*path, i))
+
+    walk(node, ())
+    return load(text), lines
+
+
+def error_line(e: yaml.YAMLError) -> int:
+    """The 1-based line a YAML error points at (0 when it says none)."""
+    mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
+    return mark.line + 1 if mark is not None else 0
+
+
+def error_message(e: yaml.YAMLError) -> str:
+    """A YAML error in one line: what is wrong, without the dump of the surrounding text."""
+    problem = getattr(e, "problem", None)
+    context = getattr(e, "context", None)
+    parts = [p for p in (context, problem) if p]
+    return ", ".join(parts) if parts else str(e).splitlines()[0]

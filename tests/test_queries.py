@@ -9,6 +9,8 @@ from typing import Any
 import pyoxigraph as ox
 import pytest
 
+from service import language
+from service.examples import Examples
 from service.kb import KB
 from service.kb.build import build
 from service.kb.sources import Sources
@@ -93,6 +95,9 @@ ROUTES: list[tuple[str, dict[str, Any], str, list[str], int]] = [
     ("entity-neighbours", {"entity": ID + "KanjiTokenizer"}, "neighbour", [], 10),
     ("recent-works", {"since": "2025-11-01"}, "work", ["Ask Ines", "Lantern", "Shapeshift", "Sparqlette"], 10),
     ("definition", {"concept": ID + "BM25"}, "label", ["BM25"], 1),
+    ("person", {"person": ID + "InesCalder"}, "placeLabel", ["Lisbon"], 1),
+    ("entities-by-mentions", {"class": PF + "Skill"}, "entity", ["Python", "Rust"], 100),
+    ("latest-activity", {}, "last", ["2026-11-01"], 1),
 ]
 
 
@@ -205,11 +210,15 @@ def test_editor_changes_a_query_without_touching_python(tmp_path: Path) -> None:
     assert "ORDER BY ?workLabel" in edited.query
 
 
-def test_every_stored_query_has_an_example_that_runs(demo_kb: KB) -> None:
-    """`bench queries` runs each query with its example from data/lexicon/query-examples.yaml."""
-    examples = demo_kb.lexicon.extra.get("query-examples") or {}
+@pytest.mark.parametrize("owner", [True, False], ids=["owner-examples", "engine-defaults"])
+def test_every_stored_query_has_an_example_that_runs(demo_kb: KB, owner: bool) -> None:
+    """`bench queries` runs each query with its example: the owner's query-examples.yaml over the engine's, or
+    the engine's alone, whose markers (@Skill, @person, @quarter-start ...) fit any portfolio."""
+    examples = demo_kb.lexicon.extra["query-examples"] if owner else language.engine_doc("query-examples")
+    resolver = Examples(demo_kb.catalog, ID + "InesCalder", demo_kb.lexicon.extra["routes"]["routes"])
+    assert set(examples) == set(demo_kb.catalog)
     for name in demo_kb.catalog:
-        values = example_values(demo_kb.catalog[name], examples.get(name) or {}, demo_kb.site.entity_base)
+        values = resolver.values(demo_kb.catalog[name], examples.get(name) or {}, demo_kb.site.entity_base)
         run = demo_kb.catalog.run(name, values)
         # works-using-skill-named is the evidence of absence: its example is a technology she does not use
         assert run.rows or name == "works-using-skill-named", f"{name}: its example returns no row"

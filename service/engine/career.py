@@ -1,8 +1,9 @@
-"""Questions about her roles: where she worked or studied, when, for how long, where she lived, what she does now.
+"""Questions about the person's roles: where they worked or studied, when, for how long, where they lived, what
+they do now.
 
-Answered from the stored role queries (lexicon/routes.yaml: career, period_roles, place_roles), never from
-an overview of the organisation or the place named: "how long was she at Quillon" wants the role's dates,
-"did she ever live in Japan" the roles based anywhere in Japan. The cue words are in lexicon/intents.yaml
+Answered from the stored role queries (language/routes.yaml: career, period_roles, place_roles), never from
+an overview of the organisation or the place named: "how long was he at Acme" wants the role's dates,
+"did she ever live in Japan" the roles based anywhere in Japan. The cue words are in language/intents.yaml
 (career, now, first).
 """
 
@@ -33,7 +34,7 @@ def _span(row: dict[str, Any], today: date) -> str:
     return f"{_month(start)} to {_month(end) if end else 'now'}, {length}"
 
 
-def _role(row: dict[str, Any], today: date) -> str:
+def role_text(row: dict[str, Any], today: date) -> str:
     place = f" in {row['placeLabel'].value}" if "placeLabel" in row else ""
     return f"{row['roleLabel'].value}{place} ({_span(row, today)})"
 
@@ -86,7 +87,8 @@ def career(st: State) -> bool:
         run = st.run("place_roles", {"place": places[0].iri})
         rows, opening = run.rows, f"In {places[0].label}"
         if not rows:
-            st.say(f"The graph records no role of hers in {places[0].label}.", st.read_query(run, "0 rows"))
+            st.say(f"The graph records no role of {st.voice.f['theirs']} in {places[0].label}.",
+                   st.read_query(run, "0 rows"))
             _finish(st, run, [])
             return True
     elif named:
@@ -115,13 +117,13 @@ def career(st: State) -> bool:
     elif st.has("time") or (st.has("education") and not st.has("job")):  # "when did she study", "which university"
         run = st.run("career", career_params)
         kind = "studies" if st.has("study") and not st.has("job") else "roles"
-        rows, opening = run.rows, f"Her {kind}, most recent first"
+        rows, opening = run.rows, f"{st.voice.f['Their']} {kind}, most recent first"
     else:
         return False  # the authored career answer and the canned career route take the rest
     rows = _kind_asked(st, rows)
     if not rows:
         return False
-    held = [_role(r, st.today) for r in rows]
+    held = [role_text(r, st.today) for r in rows]
     ref = st.read_query(run, "; ".join(held))
     st.say(f"{opening}: {'; '.join(held)}.", ref)
     _finish(st, run, rows)
@@ -142,7 +144,7 @@ def _finish(st: State, run: QueryRun, rows: list[dict[str, Any]]) -> None:
             if found:
                 works += found
                 st.say(
-                    f"As {r['roleLabel'].value} she made {plural(len(found), 'work', 'works')}: "
+                    f"As {r['roleLabel'].value} {st.voice.short} made {plural(len(found), 'work', 'works')}: "
                     f"{names(labels(st, found), answer_limit(st))}.",
                     st.read_query(made, ", ".join(labels(st, found[:10]))),
                 )

@@ -13,8 +13,10 @@ from service.engine.link import Linker, tokenize
 from service.engine.retrieve import Bm25, PassageIndex
 from service.engine.spelling import Speller
 from service.kb import KB
+from service.kb.lexicon import Absent
 from service.text import fold, stem, words
 from service.vocab import PF
+from service.voice import Voice
 
 
 @dataclass(frozen=True)
@@ -57,8 +59,10 @@ class Engine:
     thing_alone_phrases: list[Phrase]  # ...and phrases
     third_party: dict[str, list[str]]  # abstain.yaml about_a_third_party_alone: kinds, except
     unpublished: list[Phrase]  # abstain.yaml unpublished_kinds, all groups
-    her_words: frozenset[str]
+    person_words: frozenset[str]  # words that tie a question to the person (abstain.yaml person_words)
     references: dict[str, Any]
+    voice: Voice
+    messages: dict[str, str]
     roles_by_org: dict[str, list[str]] = field(default_factory=dict)
     known_words: set[str] = field(default_factory=set)  # stems of every word the lexicon and names use
     accounted: frozenset[str] = frozenset()  # words a question may hold without asking anything more
@@ -84,17 +88,28 @@ class Engine:
             if iri not in entities:
                 continue
             (urls if row["kind"].value == "url" else graph_names)[row["name"].value].add(iri)
-        stopwords = frozenset(fold(w) for w in extra.get("stopwords") or [])
+        person = by_name.get(kb.site.person)
+        voice = Voice.of(
+            kb.site.to_json(),
+            person.label if person else kb.site.person,
+            person.short if person else None,
+            [n for n, owners in graph_names.items() if person and person.iri in owners],
+        )
+        language = {k: voice.expand_all(extra[k]) for k in ("intents", "abstain", "answers")}
+        stopwords = frozenset(fold(w) for w in _stopwords(extra.get("stopwords")))
         alias_names: dict[str, set[str]] = defaultdict(set)
         for alias, target in lex.aliases.items():
             if target in by_name:
                 alias_names[alias].add(by_name[target].iri)
-        intents = Intents(extra["intents"])
+        taken = set(graph_names) | set(lex.aliases)
+        absent_items, ordinary = _absent(lex.absent, extra.get("technologies") or [], taken)
+        ordinary |= set(lex.ordinary_words)
+        intents = Intents(language["intents"])
         linker = Linker(
             graph_names,
             alias_names,
             urls,
-            set(lex.ordinary_words),
+            ordinary,
             intents.name_cues,
             intents.name_cues_after,
             stopwords=stopwords,
@@ -104,7 +119,7 @@ class Engine:
 
         absent_names: dict[str, set[str]] = defaultdict(set)
         absent: dict[str, Any] = {}
-        for item in lex.absent:
+        for item in absent_items:
             absent[item.label] = item
             for name in (item.label, *item.aliases):
                 absent_names[name].add(item.label)
@@ -112,7 +127,7 @@ class Engine:
             absent_names,
             {},
             {},
-            set(lex.ordinary_words),
+            ordinary,
             intents.name_cues,
             intents.name_cues_after,
             verb_markers=intents.verb_markers,
@@ -127,7 +142,7 @@ class Engine:
 
         passage_words = [w for p in kb.passages for w in words(f"{p.title} {p.heading} {p.text}")]
         protected = set(linker.vocabulary) | set(stopwords) | {w for a in absent_names for w in words(a)}
-        for spec in extra["intents"].values():
+        for spec in language["intents"].values():
             protected |= _all_words(spec)
         protected |= (
             set(extra["dates"]["months"]) | set(extra["dates"]["numbers"]) | _all_words(extra["dates"]["parts"])
@@ -145,7 +160,7 @@ class Engine:
             names=linker.vocabulary,
         )
 
-        answers = extra.get("answers") or {}
+        answers = language["answers"]
         authored = [
             Authored(
                 str(item.get("key", key)),
@@ -158,7 +173,7 @@ class Engine:
             for group in ("about", "canned")
             for key, item in _items(answers.get(group))
         ]
-        shortcuts = {tuple(words(k)): str(v) for k, v in (answers.get("shortcuts") or {}).items()}
+        shortcuts = {tuple(words(k)): voice.expand(str(v))[0] for k, v in (answers.get("shortcuts") or {}).items()}
 
         classes: dict[tuple[str, ...], tuple[str, str]] = {}
         class_labels: dict[str, tuple[str, str]] = {}
@@ -171,7 +186,7 @@ class Engine:
                 key = tuple(t.word for t in tokenize(name))
                 if key not in classes or (kind == "class" and classes[key][1] == "category"):
                     classes[key] = (iri, kind)  # a kind of work wins over a skill category ("libraries")
-        abstain = extra.get("abstain") or {}
+        abstain = language["abstain"]
         alone = abstain.get("about_the_thing_alone") or {}
         definitions = {}
         for d in lex.definitions:
@@ -184,7 +199,7 @@ class Engine:
         known_words = {stem(w) for w in protected} | {stem(w) for key in definitions for w in key}
         known_words |= {w for item in authored for p in item.phrases for w in p} | {w for key in classes for w in key}
         known_words |= intents.cue_words | {stem(w) for w in intents.cue_words}
-        spec = extra["intents"]
+        spec = language["intents"]
         references = spec.get("references") or {}
         neutral = _all_words(spec.get("neutral"))
         generic = intents.filler | intents.topic_words | neutral
@@ -229,9 +244,11 @@ class Engine:
             thing_alone=frozenset(alone.get("rules") or []),
             thing_alone_phrases=phrases(alone.get("phrases")),
             unpublished=phrases([p for group in (abstain.get("unpublished_kinds") or {}).values() for p in group]),
-            her_words=frozenset(_all_words(abstain.get("her_words"))),
+            person_words=frozenset(_all_words(abstain.get("person_words") or abstain.get("her_words"))),
             third_party={k: list(v or []) for k, v in (abstain.get("about_a_third_party_alone") or {}).items()},
             references=references,
+            voice=voice,
+            messages={str(k): str(v) for k, v in (extra.get("messages") or {}).items()},
             roles_by_org=dict(roles_by_org),
             known_words=known_words,
             accounted=frozenset(accounted),
@@ -241,6 +258,10 @@ class Engine:
             described=described,
             descriptions=descriptions,
         )
+
+    def say(self, message: str, **values: object) -> str:
+        """One of the engine's messages (messages.yaml), in the person's voice."""
+        return self.voice.say(self.messages[message], **values)
 
     def category_label(self, iri: str | None) -> tuple[str, str]:
         return self.class_labels.get(iri or "", ("skill", "skills"))
@@ -265,3 +286,31 @@ def _all_words(spec: Any) -> set[str]:
     if isinstance(spec, list):
         return {w for v in spec for w in _all_words(v)}
     return set()
+
+
+def _stopwords(doc: Any) -> list[str]:
+    if isinstance(doc, dict):
+        return [str(w) for w in doc.get("words") or []]
+    return [str(w) for w in doc or []]
+
+
+def _absent(owner: list[Absent], catalogue: list[Any], taken: set[str]) -> tuple[list[Absent], set[str]]:
+    """The technologies the pivot knows: the owner's absent.yaml, then the engine's catalogue without any
+    name the graph or an alias already uses (a name in the graph always wins). Also the catalogue's names
+    that are ordinary words."""
+    taken_folded = {" ".join(words(n)) for n in taken}
+    out = list(owner)
+    seen = {" ".join(words(n)) for a in owner for n in (a.label, *a.aliases)}
+    ordinary: set[str] = set()
+    for item in catalogue:
+        if not isinstance(item, dict) or not item.get("label") or not item.get("category"):
+            continue
+        names = [str(item["label"]), *(str(a) for a in item.get("aliases") or [])]
+        free = [n for n in names if " ".join(words(n)) not in taken_folded | seen and words(n)]
+        if str(item["label"]) not in free:
+            continue  # the graph (or the owner) names it: not absent
+        seen |= {" ".join(words(n)) for n in free}
+        out.append(Absent(str(item["label"]), str(item["category"]), tuple(free[1:])))
+        if item.get("ordinary"):
+            ordinary |= set(free)
+    return out, ordinary

@@ -59,7 +59,7 @@ def _candidates(planner: Planner, plan: Plan) -> list[str]:
     elif e.kind in ("organisation", "role"):
         org = engine.entities.get(e.organisation or "") if e.kind == "role" else e
         if org is not None:
-            out.append(f"What did she do at {org.display}?")
+            out.append(f"What did {engine.voice.pronoun.subject} do at {org.display}?")
         out += [f"Tell me about {r.label}" for r in plan.results[:2] if r.iri != e.iri]
     return out
 

@@ -54,7 +54,7 @@ def pivot(st: State) -> bool:
     if used:
         counts = ", ".join(r["works"].value for r in used)
         st.say(
-            f"The {many} she does use most are {names([r['skill'].label or '' for r in used], 3)} "
+            f"The {many} {st.voice.short} uses most are {names([r['skill'].label or '' for r in used], 3)} "
             f"({counts} works{' each' if len(used) > 1 else ''}).",
             st.read_query(skills, ", ".join(f"{r['skill'].label}: {r['works'].value}" for r in used)),
         )
@@ -165,7 +165,7 @@ def period(st: State) -> bool:
         st.say(f"No work in the graph was active {span}.", st.read_query(works, "0 rows"))
     held = [r["role"].label or r["role"].value for r in roles.rows]
     if held:
-        st.say(f"Her roles then: {names(held, 4)}.", st.read_query(roles, ", ".join(held)))
+        st.say(f"{st.voice.f['Their']} roles then: {names(held, 4)}.", st.read_query(roles, ", ".join(held)))
     return True
 
 
@@ -198,7 +198,7 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
         st.plan.route = "category_list"
         ref = st.read_query(run, ", ".join(f"{r['skill'].label}: {r['works'].value}" for r in used[:10]))
         st.say(
-            f"She has used {plural(len(used), label, many)}, most used first: "
+            f"{st.voice.short} has used {plural(len(used), label, many)}, most used first: "
             + names([f"{r['skill'].label} ({r['works'].value})" for r in used], 8)
             + ".",
             ref,

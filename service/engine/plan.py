@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import date
 from urllib.parse import quote
 
-from service.engine import career, context, lists, routes, texts
+from service.engine import about, career, context, lists, routes, texts
 from service.engine.answer import compose
 from service.engine.catalog import CONCEPTS
 from service.engine.confidence import Scale, decide
@@ -134,13 +134,14 @@ class Planner:
             lists.period,
             texts.described_work,
             lists.class_list,
-            lambda s: key is not None and routes.authored(s, key),
-            lambda s: s.kind in ("contact", "recent") and routes.authored(s, s.kind),
+            lambda s: key is not None and about.authored(s, key),
+            lambda s: s.kind in ("contact", "recent") and about.authored(s, s.kind),
             texts.define,
             texts.lexicon_definition,
             texts.explain,
             lists.with_all,
             lists.concept_works,
+            about.person_named,
             routes.entity_answer,
             texts.top_passage,
         ]
@@ -196,7 +197,7 @@ class Planner:
     def _unpublished(self, st: State) -> bool:
         """A kind of fact the portfolio never publishes (a price, an opening time, instructions, a task),
         asked with nothing tying it to her or her works (abstain.yaml unpublished_kinds)."""
-        if any(w in self.engine.her_words for w in st.words):
+        if any(w in self.engine.person_words for w in st.words):
             return False
         if any(e.kind in ("work", "role", "person") for e in st.entities):
             return False
@@ -249,13 +250,10 @@ class Planner:
         if plan.confidence.level == "none":
             plan.answer = None
             email = engine.kb.site.contact_email
-            plan.contact_url = (
-                f"mailto:{email}?subject={quote('A question from ' + engine.kb.site.name)}&body={quote(plan.question)}"
-            )
-            plan.fallback = (
-                "Not covered: nothing Ines has published in this portfolio answers that. "
-                f"You can ask her directly at {email}."
-            )
+            subject = quote(engine.say("contact_subject"))
+            body = quote(plan.question.encode("utf-8", "replace"))
+            plan.contact_url = f"mailto:{email}?subject={subject}&body={body}"
+            plan.fallback = engine.say("not_covered")
 
     def _results(self, st: State, task: str) -> list[Result]:
         engine = self.engine

@@ -25,10 +25,12 @@ class Preview:
     label: str
     best: dict[str, Any] | None
 
+    none_text: str = ""
+
     @property
     def text(self) -> str:
         if self.best is None:
-            return "No match yet — send it anyway and you will get a way to ask Ines directly"
+            return self.none_text
         return f"{self.label} match · {self.best['label']}"
 
     def to_json(self) -> dict[str, Any]:
@@ -41,7 +43,7 @@ def preview(planner: Planner, text: str) -> Preview:
     words = [t.word for t in tokenize(question)]
     refused = [*engine.private, *engine.opinion]
     if not words or any(contains(words, p) for p in refused):
-        return Preview(question, 0, "None", None)
+        return Preview(question, 0, "None", None, engine.say("preview_none"))
     corrected = " ".join(engine.speller.correct(w) or w for w in words)
     # while typing, a name in lower case is still probably meant as a name, and the last word may be unfinished
     candidates = engine.linker.link(corrected, strict=False).entities
@@ -64,7 +66,7 @@ def preview(planner: Planner, text: str) -> Preview:
     terms = query_terms(corrected, engine.stopwords)
     hits = search_articles(engine.passages, terms, engine.synonyms, engine.weights["article"], limit=1)
     if not hits or hits[0].coverage < float(engine.weights["wiki_hits"]["min_coverage"]):
-        return Preview(question, 0, "None", None)
+        return Preview(question, 0, "None", None, engine.say("preview_none"))
     hit = hits[0]
     e = engine.by_name.get(hit.article)
     score = round(100 * hit.coverage * 0.9)

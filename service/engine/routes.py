@@ -1,5 +1,5 @@
-"""Planning branches shared by the others: the ambiguity chooser, authored and canned answers, an entity's
-overview, the works of a role; and the small helpers every branch uses to phrase its answer.
+"""Planning branches shared by the others: the ambiguity chooser, an entity's overview, the works of a role;
+and the small helpers every branch uses to phrase its answer.
 
 The branches themselves follow the main seed's Algorithm 4; plan.py tries them in order. Every graph fact in
 an answer comes from a stored query run through `State.run`, so the plan carries the exact SPARQL; every
@@ -8,7 +8,7 @@ sentence cites what it was read from.
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date
 
 from service.engine.catalog import Entity
 from service.engine.retrieve import PassageHit
@@ -92,71 +92,15 @@ def during_role(st: State, role: Entity) -> bool:
     when = f"{(role.start or '?')[:7]} to {role.end[:7] if role.end else 'now'}"
     if made:
         st.say(
-            f"As {role.label} ({when}) she made {plural(len(made), 'work', 'works')}: "
+            f"As {role.label} ({when}) {st.voice.short} made {plural(len(made), 'work', 'works')}: "
             f"{names(labels(st, made), answer_limit(st))}.",
             ref,
         )
     else:
-        st.say(f"The graph attaches no work to her role as {role.label} ({when}).", ref)
+        st.say(f"The graph attaches no work to {st.voice.f['their']} role as {role.label} ({when}).", ref)
     side = len(iris) - len(made)
     if side > 0:
         st.say(f"{plural(side, 'other work was', 'other works were')} active in that time.", ref)
-    return True
-
-
-def authored(st: State, key: str) -> bool:
-    item = next(a for a in st.engine.authored if a.key == key)
-    st.exact = True
-    if item.route:
-        return canned_route(st, item.route)
-    st.plan.route = "about" if item.group == "about" else item.key
-    refs = []
-    for name in item.cite:
-        e = st.engine.by_name.get(name)
-        if e is not None:
-            refs.append(st.read_entity(e, st.run("facts", {"entity": e.iri})))
-            st.listed.append(e.iri)
-    text = (item.text or "").replace("{email}", st.engine.kb.site.contact_email)
-    st.say(text.strip(), *refs)
-    return True
-
-
-def canned_route(st: State, route: str) -> bool:
-    st.plan.route = route
-    if route == "recent":
-        since = (st.today - timedelta(days=365)).isoformat()
-        run = st.run("recent", {"since": since})
-        st.listed = column_iris(run, "work")
-        ref = st.read_query(run, ", ".join(labels(st, st.listed)))
-        st.say(f"Most recent work first: {names(labels(st, st.listed), answer_limit(st))}.", ref)
-        latest = run.rows[0]["last"].value[:7] if run.rows else ""
-        if latest:
-            st.say(f"The latest activity in the graph is from {latest}.", ref)
-    elif route == "key_works":
-        run = st.run("key_works")
-        st.listed = column_iris(run, "work")
-        ref = st.read_query(run, ", ".join(labels(st, st.listed)))
-        st.say(f"Her key works, in her own order: {names(labels(st, st.listed), 12)}.", ref)
-    elif route == "career":
-        person = st.engine.by_name.get(st.engine.kb.site.person)
-        run = st.run("career", {"person": person.iri if person else ""})
-        st.listed = column_iris(run, "role")
-        ref = st.read_query(run, "; ".join(r["role"].label or "" for r in run.rows))
-        steps = [f"{r['role'].label} ({r['roleStart'].value[:4]}–{r['roleEnd'].value[:4] if 'roleEnd' in r else 'now'})"
-                 for r in run.rows]  # fmt: skip
-        st.say(f"Her roles, most recent first: {'; '.join(steps)}.", ref)
-    elif route == "skills":
-        run = st.run("skills")
-        st.listed = column_iris(run, "skill")
-        ref = st.read_query(run, ", ".join(f"{r['skill'].label}: {r['works'].value}" for r in run.rows))
-        st.say(
-            "The skills her works use most: "
-            + names([f"{r['skill'].label} ({r['works'].value})" for r in run.rows], 10)
-            + ".",
-            ref,
-        )
-    else:
-        return False
     return True
 
 
@@ -169,7 +113,7 @@ def entity_answer(st: State) -> bool:
         return False  # "the best restaurant in Berlin" is not a question about Berlin's place in her work
     e = ents[0]
     if e.kind == "person":
-        return authored(st, "who")
+        return False  # answered by about.person_named, before this branch
     role = role_named(st) if e.kind in ("role", "organisation") else None
     if role is not None and not e.has_article:
         return during_role(st, role)

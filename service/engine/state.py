@@ -20,6 +20,7 @@ from service.engine.retrieve import ArticleHit, PassageHit, search_articles
 from service.kb.wiki import slug
 from service.queries import QueryRun
 from service.text import stem, terms
+from service.voice import Voice
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,10 @@ class State:
                 found = [h for h in found if h.coverage >= float(cfg["min_coverage"]) and h.score >= floor]
             self._hits = found[: int(cfg["limit"])] if self.terms else []
         return self._hits
+
+    @property
+    def voice(self) -> Voice:
+        return self.engine.voice
 
     # -- what was linked ------------------------------------------------------------------
 

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 import rdflib
 from rdflib.namespace import RDFS, SKOS
 
-from service.errors import Problem
+from service.errors import Problem, display_path
+from service.examples import marker_problem
 from service.kb.lexicon import Lexicon, Refs, load_lexicon
 from service.kb.links import check_article_links, check_data_links, entity_names
 from service.kb.rdf import PF, ParsedTurtle, parse_turtle
@@ -88,10 +89,11 @@ def check_inputs(sources: Sources, log: Log | None = None) -> Checked:
 
 
 def _check_examples(out: Checked, iris: set[str]) -> list[Problem]:
-    """lexicon/query-examples.yaml names real queries, their parameters and existing entities."""
+    """query-examples (the engine's, with the owner's) name real queries, their parameters and existing
+    entities (or markers of classes the ontology has)."""
     assert out.site is not None
     examples = out.lexicon.extra.get("query-examples") or {}
-    where = "data/lexicon/query-examples.yaml"
+    where = display_path(out.sources.data / "lexicon" / "query-examples.yaml")
     if not isinstance(examples, dict):
         return [Problem(where, 0, "lexicon", "a mapping of query name to {parameter: value}")]
     problems = []
@@ -101,12 +103,21 @@ def _check_examples(out: Checked, iris: set[str]) -> list[Problem]:
         if query is None or not isinstance(raw, dict):
             problems.append(Problem(where, 0, "lexicon", f"{name}: no such stored query, or not a mapping"))
             continue
+        markers = {k: v for k, v in raw.items() if isinstance(v, str) and v.startswith("@")}
+        for pname, value in markers.items():
+            wrong = marker_problem(value, ontology_terms)
+            if wrong:
+                problems.append(Problem(where, 0, "lexicon", f"{name}: ${pname}: {wrong}"))
         try:
-            values = example_values(query, raw, out.site.entity_base)
+            values = example_values(query, {k: v for k, v in raw.items() if k not in markers}, out.site.entity_base)
         except QueryError as e:
             problems.append(Problem(where, 0, "lexicon", str(e)))
             continue
-        for pname, value in values.items():
-            if query.params[pname].type == "iri" and value not in iris | ontology_terms:
-                problems.append(Problem(where, 0, "lexicon", f"{name}: ${pname} = {value} is not in the graph"))
+        unknown = set(markers) - set(query.params)
+        if unknown:
+            problems.append(Problem(where, 0, "lexicon", f"{name}: the example names ${sorted(unknown)[0]}, which the "
+                                                         "query does not declare"))  # fmt: skip
+        for pname, given in values.items():
+            if query.params[pname].type == "iri" and given not in iris | ontology_terms:
+                problems.append(Problem(where, 0, "lexicon", f"{name}: ${pname} = {given} is not in the graph"))
     return problems

@@ -1,17 +1,20 @@
-"""The lexicon: the site's vocabulary as YAML files an editor owns (data/lexicon/*.yaml).
+"""The lexicon: the owner's vocabulary (data/lexicon/*.yaml) over the engine's language (service/language/).
 
 aliases.yaml         alias text -> entity name            ("golang": Go)
 ordinary-words.yaml  names that are also ordinary words   (Go, Make, Rust: link only when capitalised)
-absent.yaml          technologies the person does not use, with their skill category (the pivot)
+absent.yaml          technologies the person does not use, with their skill category (the pivot); the
+                     engine's technologies.yaml already lists hundreds, this file only adds
 synonyms.yaml        groups of words that mean the same thing in a question (query rewriting)
 definitions.yaml     short definitions of general terms, each with an encyclopedia link
+answers.yaml         authored answers that win over the ones the engine makes from the graph
 
-Any other *.yaml file is loaded as-is under its stem, so later parts (cue words, weights) add files
-without changing this loader.
+A file named like one of the engine's (intents.yaml, weights.yaml, ...: service/language/__init__.py) overrides
+or extends it; every lexicon file is optional and may be empty.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,8 +22,9 @@ from typing import Any
 
 import yaml
 
-from service import yamlfile
+from service import language, yamlfile
 from service.errors import Problem, display_path
+from service.voice import PRONOUNS, Voice
 
 _URL = re.compile(r"^https?://[^/@\s]+(/\S*)?$")
 
@@ -59,13 +63,6 @@ class Lexicon:
         }
 
 
-def _line_of(text: str, needle: str) -> int:
-    for number, line in enumerate(text.splitlines(), start=1):
-        if needle in line:
-            return number
-    return 0
-
-
 @dataclass(frozen=True)
 class Refs:
     """What lexicon entries may refer to: entity local names, lower-cased names, skill categories."""
@@ -76,69 +73,164 @@ class Refs:
 
 
 def load_lexicon(paths: list[Path], refs: Refs | None = None) -> tuple[Lexicon, list[Problem]]:
-    """Read every lexicon file; with `refs`, also check what the entries refer to."""
+    """Read every owner lexicon file over the engine's language; with `refs`, also check what entries refer to."""
     lex = Lexicon()
     problems: list[Problem] = []
+    owner: dict[str, tuple[Any, Lines, str]] = {}
     for path in paths:
         shown = display_path(path)
-        text = path.read_text(encoding="utf-8")
         try:
-            doc = yamlfile.load(text)
+            doc, lines = yamlfile.load_with_lines(path.read_text(encoding="utf-8"))
         except yaml.YAMLError as e:
-            mark = getattr(e, "problem_mark", None)
-            problems.append(Problem(shown, (mark.line + 1) if mark else 0, "yaml", str(e).splitlines()[0]))
+            problems.append(Problem(shown, yamlfile.error_line(e), "yaml", yamlfile.error_message(e)))
             continue
-
-        def bad(needle: str, message: str, _shown: str = shown, _text: str = text) -> None:
-            problems.append(Problem(_shown, _line_of(_text, needle), "lexicon", message))
-
-        stem = path.stem
-        if stem == "aliases":
-            if not isinstance(doc, dict):
-                bad("", "aliases.yaml is a mapping `alias: EntityName`")
-                continue
-            for alias, target in doc.items():
-                if not isinstance(target, str):
-                    bad(str(alias), f"alias {alias!r} must map to an entity name")
-                elif refs is not None and target not in refs.entities:
-                    bad(str(alias), f"alias {alias!r} points at {target}, which is not an entity")
-                else:
-                    lex.aliases[str(alias).lower()] = target
-        elif stem == "ordinary-words":
-            if not isinstance(doc, list) or not all(isinstance(w, str) for w in doc):
-                bad("", "ordinary-words.yaml is a list of names")
-                continue
-            lex.ordinary_words = [str(w) for w in doc]
-        elif stem == "absent":
-            for item in doc if isinstance(doc, list) else [None]:
-                if not isinstance(item, dict) or not isinstance(item.get("label"), str):
-                    bad("", "absent.yaml is a list of {label, category, aliases}")
-                    continue
-                label, category = item["label"], str(item.get("category", ""))
-                if refs is not None and category not in refs.categories:
-                    bad(label, f"{label}: category {category!r} is not a pf:SkillCategory")
-                    continue
-                names = {label.lower(), *(str(a).lower() for a in item.get("aliases") or [])}
-                if refs is not None and names & refs.names:
-                    bad(label, f"{label} is listed as absent but the graph names it")
-                    continue
-                lex.absent.append(Absent(label, category, tuple(str(a) for a in item.get("aliases") or [])))
-        elif stem == "synonyms":
-            if not isinstance(doc, list) or not all(isinstance(g, list) and len(g) >= 2 for g in doc):
-                bad("", "synonyms.yaml is a list of groups, each a list of two or more words")
-                continue
-            lex.synonyms = [[str(w).lower() for w in g] for g in doc]
-        elif stem == "definitions":
-            for item in doc if isinstance(doc, list) else [None]:
-                if not isinstance(item, dict) or not all(isinstance(item.get(k), str) for k in ("term", "text", "url")):
-                    bad("", "definitions.yaml is a list of {term, aliases, text, url}")
-                    continue
-                if not _URL.match(item["url"]):
-                    bad(item["url"], f"{item['term']}: url must be http(s) without credentials")
-                    continue
-                lex.definitions.append(
-                    Definition(item["term"], item["text"].strip(), item["url"], tuple(item.get("aliases") or []))
-                )
-        else:
-            lex.extra[stem] = doc
+        except UnicodeDecodeError:
+            problems.append(Problem(shown, 0, "yaml", "not UTF-8 text"))
+            continue
+        owner[path.stem] = (doc, lines, shown)
+    for stem in language.STEMS:
+        doc, lines, shown = owner.pop(stem, (None, {}, ""))
+        merged, found = language.merge(stem, doc, lines, shown)
+        lex.extra[stem] = merged
+        problems += found
+        if stem == "answers" and doc is not None:
+            problems += _check_answers(merged, _Where(shown, lines), refs)
+    for stem, reader in _READERS.items():  # aliases before absent: an absent name may not be an alias
+        doc, lines, shown = owner.pop(stem, (None, {}, ""))
+        if doc is not None:
+            problems += reader(lex, doc, _Where(shown, lines), refs)
+    for stem, (doc, _lines, shown) in owner.items():
+        near = difflib.get_close_matches(stem, [*language.STEMS, *_READERS], n=1, cutoff=0.75)
+        if near:
+            problems.append(Problem(shown, 0, "lexicon", f"no lexicon file is called {stem}.yaml: did you mean "
+                                                         f"{near[0]}.yaml?"))  # fmt: skip
+        lex.extra[stem] = doc
     return lex, problems
+
+
+Lines = dict[yamlfile.Path, int]
+
+
+@dataclass(frozen=True)
+class _Where:
+    shown: str
+    lines: Lines
+
+    def problem(self, path: yamlfile.Path, message: str) -> Problem:
+        return Problem(self.shown, self.lines.get(path, self.lines.get(path[:1], 0)), "lexicon", message)
+
+
+def _aliases(lex: Lexicon, doc: Any, at: _Where, refs: Refs | None) -> list[Problem]:
+    if not isinstance(doc, dict):
+        return [at.problem((), "aliases.yaml is a mapping `alias: EntityName`")]
+    problems = []
+    for alias, target in doc.items():
+        if not isinstance(target, str):
+            problems.append(at.problem((alias,), f"alias {alias!r} must map to an entity name"))
+        elif refs is not None and target not in refs.entities:
+            problems.append(at.problem((alias,), f"alias {alias!r} points at {target}, which is not an entity"))
+        else:
+            lex.aliases[str(alias).lower()] = target
+    return problems
+
+
+def _ordinary(lex: Lexicon, doc: Any, at: _Where, refs: Refs | None) -> list[Problem]:
+    if not isinstance(doc, list) or not all(isinstance(w, str) for w in doc):
+        return [at.problem((), "ordinary-words.yaml is a list of names")]
+    lex.ordinary_words = [str(w) for w in doc]
+    return []
+
+
+def _absent(lex: Lexicon, doc: Any, at: _Where, refs: Refs | None) -> list[Problem]:
+    problems = []
+    for n, item in enumerate(doc if isinstance(doc, list) else [None]):
+        if not isinstance(item, dict) or not isinstance(item.get("label"), str):
+            problems.append(at.problem((n,), "absent.yaml is a list of {label, category, aliases}"))
+            continue
+        label, category = item["label"], str(item.get("category", ""))
+        if refs is not None and category not in refs.categories:
+            known = ", ".join(sorted(refs.categories))
+            problems.append(at.problem((n, "category"), f"{label}: category {category!r} is not a pf:SkillCategory "
+                                                        f"(one of {known})"))  # fmt: skip
+            continue
+        aliases = tuple(str(a) for a in item.get("aliases") or [])
+        names = {label.lower(), *(a.lower() for a in aliases)}
+        if refs is not None and names & refs.names:
+            problems.append(at.problem((n,), f"{label} is listed as absent but the graph names it"))
+            continue
+        taken = sorted(names & set(lex.aliases))
+        if taken:
+            problems.append(at.problem((n,), f"{label} is listed as absent but aliases.yaml makes {taken[0]!r} a "
+                                             f"name of {lex.aliases[taken[0]]}"))  # fmt: skip
+            continue
+        lex.absent.append(Absent(label, category, aliases))
+    return problems
+
+
+def _synonyms(lex: Lexicon, doc: Any, at: _Where, refs: Refs | None) -> list[Problem]:
+    if not isinstance(doc, list):
+        return [at.problem((), "synonyms.yaml is a list of groups, each a list of two or more words")]
+    problems = []
+    for n, group in enumerate(doc):
+        if not isinstance(group, list) or len(group) < 2:
+            problems.append(at.problem((n,), "each synonym group is a list of two or more words"))
+        else:
+            lex.synonyms.append([str(w).lower() for w in group])
+    return problems
+
+
+def _definitions(lex: Lexicon, doc: Any, at: _Where, refs: Refs | None) -> list[Problem]:
+    problems = []
+    for n, item in enumerate(doc if isinstance(doc, list) else [None]):
+        if not isinstance(item, dict) or not all(isinstance(item.get(k), str) for k in ("term", "text", "url")):
+            problems.append(at.problem((n,), "definitions.yaml is a list of {term, aliases, text, url}"))
+            continue
+        if not _URL.match(item["url"]):
+            problems.append(at.problem((n, "url"), f"{item['term']}: url must be http(s) without credentials"))
+            continue
+        lex.definitions.append(
+            Definition(item["term"], item["text"].strip(), item["url"], tuple(item.get("aliases") or []))
+        )
+    return problems
+
+
+_READERS = {
+    "aliases": _aliases,
+    "ordinary-words": _ordinary,
+    "absent": _absent,
+    "synonyms": _synonyms,
+    "definitions": _definitions,
+}
+
+
+ANSWER_ROUTES = ("person", "based", "education", "contact", "recent", "key_works", "career", "skills")
+_FIELD = re.compile(r"{(\w*)}")
+
+
+def _check_answers(merged: Any, at: _Where, refs: Refs | None) -> list[Problem]:
+    """Every answer (the engine's, with the owner's texts) has questions and a text or a known route; a text
+    names only the placeholders the engine fills; `cite` names entities."""
+    allowed = set(Voice("", "", PRONOUNS["they"], ()).fields())
+    problems = []
+    for group in ("about", "canned"):
+        items = merged.get(group) or []
+        pairs = items.items() if isinstance(items, dict) else enumerate(items)
+        for key, item in pairs:
+            if not isinstance(item, dict):
+                problems.append(at.problem((group, key), f"{group}: each answer is a mapping"))
+                continue
+            name = item.get("key", key)
+            if not item.get("questions"):
+                problems.append(at.problem((group, key), f"answer {name!r} has no `questions`"))
+            if not item.get("text") and item.get("route") not in ANSWER_ROUTES:
+                problems.append(at.problem((group, key), f"answer {name!r} needs a `text`, or a `route` among "
+                                                         f"{', '.join(ANSWER_ROUTES)}"))  # fmt: skip
+            for field_name in _FIELD.findall(str(item.get("text") or "")):
+                if field_name not in allowed:
+                    problems.append(at.problem((group, key, "text"), f"answer {name!r}: {{{field_name}}} is not "
+                                               f"filled in (use {{email}}, {{short}}, {{name}}, {{they}} ...)"))
+            for cited in item.get("cite") or []:
+                if refs is not None and cited not in refs.entities:
+                    problems.append(at.problem((group, key, "cite"), f"answer {name!r} cites {cited}, which is not "
+                                                                     "an entity"))  # fmt: skip
+    return problems

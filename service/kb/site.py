@@ -1,7 +1,9 @@
-"""data/site.yaml: the portfolio's name, its person, the base of its entity IRIs, its public contact."""
+"""data/site.yaml: the portfolio's name, its person, the base of its entity IRIs, its public contact, and how
+the engine speaks of the person (name as written, short name, pronoun)."""
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -16,12 +18,20 @@ SITE_FILE = "site.yaml"
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]+$")
 
 
+REQUIRED = ("name", "person", "entity_base", "contact_email")
+OPTIONAL = ("person_name", "short_name", "pronoun")
+_PRONOUN_FORMS = ("subject", "object", "possessive", "possessive_pronoun", "reflexive")
+
+
 @dataclass(frozen=True)
 class Site:
     name: str
     person: str
     entity_base: str
     contact_email: str
+    person_name: str | None = None  # default: the person's rdfs:label
+    short_name: str | None = None  # default: the person's pf:shortLabel, else the first word of the name
+    pronoun: str | dict[str, Any] | None = None  # she, he, they (the default), or a mapping of the five forms
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -33,20 +43,53 @@ def load_site(data_dir: Path) -> tuple[Site | None, list[Problem]]:
     if not path.exists():
         return None, [Problem(shown, 0, "site", "missing: name, person, entity_base and contact_email")]
     try:
-        doc = yamlfile.load(path.read_text(encoding="utf-8")) or {}
+        doc, lines = yamlfile.load_with_lines(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        return None, [Problem(shown, (mark.line + 1) if mark else 0, "yaml", str(e).splitlines()[0])]
+        return None, [Problem(shown, yamlfile.error_line(e), "yaml", yamlfile.error_message(e))]
+    doc = doc or {}
+    if not isinstance(doc, dict):
+        return None, [Problem(shown, 1, "site", "site.yaml is a mapping of `key: value` lines")]
+
+    def bad(key: str, message: str) -> Problem:
+        return Problem(shown, lines.get((key,), 0), "site", message)
+
     problems = [
-        Problem(shown, 0, "site", f"`{key}:` is required")
-        for key in ("name", "person", "entity_base", "contact_email")
+        bad(key, f"`{key}:` is required")
+        for key in REQUIRED
         if not isinstance(doc.get(key), str) or not doc[key].strip()
     ]
+    for key in doc:
+        near = difflib.get_close_matches(str(key), REQUIRED + OPTIONAL, n=1, cutoff=0.7)
+        if str(key) not in REQUIRED + OPTIONAL and near:
+            problems.append(bad(str(key), f"`{key}:` is not a setting: did you mean `{near[0]}:`?"))
     if problems:
         return None, problems
     if not re.match(r"^https?://\S+[/#]$", doc["entity_base"]):
-        problems.append(Problem(shown, 0, "site", "entity_base is an http(s) IRI ending in / or #"))
+        problems.append(bad("entity_base", "entity_base is an http(s) IRI ending in / or #"))
     if not _EMAIL.match(doc["contact_email"]):
-        problems.append(Problem(shown, 0, "site", "contact_email is a public email address"))
-    site = Site(doc["name"].strip(), doc["person"].strip(), doc["entity_base"].strip(), doc["contact_email"].strip())
-    return (None if problems else site), problems
+        problems.append(bad("contact_email", "contact_email is a public email address"))
+    for key in ("person_name", "short_name"):
+        if key in doc and (not isinstance(doc[key], str) or not doc[key].strip()):
+            problems.append(bad(key, f"`{key}:` is a name, written as visitors should read it"))
+    pronoun = doc.get("pronoun")
+    if pronoun is not None:
+        if isinstance(pronoun, dict):
+            missing = [f for f in _PRONOUN_FORMS if not isinstance(pronoun.get(f), str) or not pronoun[f].strip()]
+            if missing:
+                problems.append(bad("pronoun", "a pronoun mapping gives all five forms: " + ", ".join(_PRONOUN_FORMS)
+                                    + f" (missing {', '.join(missing)})"))
+        elif str(pronoun).strip().lower() not in ("she", "he", "they"):
+            problems.append(bad("pronoun", "pronoun is she, he or they, or a mapping of its five forms "
+                                           "(subject, object, possessive, possessive_pronoun, reflexive)"))
+    if problems:
+        return None, problems
+    site = Site(
+        doc["name"].strip(),
+        doc["person"].strip(),
+        doc["entity_base"].strip(),
+        doc["contact_email"].strip(),
+        person_name=doc["person_name"].strip() if doc.get("person_name") else None,
+        short_name=doc["short_name"].strip() if doc.get("short_name") else None,
+        pronoun=pronoun if isinstance(pronoun, dict) else (str(pronoun).strip().lower() if pronoun else None),
+    )
+    return site, problems

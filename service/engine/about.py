@@ -1,0 +1,193 @@
+"""Questions with one answer each (language/answers.yaml): an answer the owner wrote, else the one the graph
+makes. Who the person is, where they are based, what they studied and how to reach them are made from the
+person's description, roles, places and contact when the owner wrote no text; recent work, key works,
+career and skills always come from their stored queries. Each sentence cites what it was read from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from service.engine.career import role_text
+from service.engine.routes import answer_limit, column_iris, labels, names
+from service.engine.state import State
+from service.queries import QueryRun
+
+
+def _person(st: State) -> tuple[str, QueryRun] | None:
+    person = st.engine.by_name.get(st.engine.kb.site.person)
+    if person is None:
+        return None
+    return person.iri, st.run("person", {"person": person.iri})
+
+
+def _place(rows: list[dict[str, Any]]) -> str:
+    """ "Glasgow, Scotland": where the person is based, with the places that directly contain it."""
+    if not rows or "placeLabel" not in rows[0]:
+        return ""
+    place = rows[0]["placeLabel"].value
+    within = list(dict.fromkeys(r["withinLabel"].value for r in rows if "withinLabel" in r))
+    return ", ".join([place, *within[:2]])
+
+
+def _current(st: State) -> tuple[QueryRun, list[dict[str, Any]]]:
+    person = st.engine.by_name.get(st.engine.kb.site.person)
+    run = st.run("career", {"person": person.iri if person else ""})
+    today = st.today.isoformat()
+    return run, [r for r in run.rows if "roleEnd" not in r or r["roleEnd"].value >= today]
+
+
+def who(st: State, iri: str, run: QueryRun) -> bool:
+    e = st.engine.entities[iri]
+    v = st.voice
+    rows = run.rows
+    description = rows[0]["description"].value if rows and "description" in rows[0] else ""
+    ref = st.read_entity(e, st.run("facts", {"entity": iri}))
+    st.listed = [iri]
+    if description:
+        named = v.short.lower() in description.lower() or v.name.lower() in description.lower()
+        st.say(description if named else f"{v.name}: {description}", ref)
+    roles_run, now = _current(st)
+    jobs = [r for r in now if r["education"].value != "true"] or now
+    if jobs:
+        held = [role_text(r, st.today) for r in jobs]
+        st.say(f"Now: {'; '.join(held)}.", st.read_query(roles_run, "; ".join(held)))
+        st.listed += [r["role"].value for r in jobs]
+    where = _place(rows)
+    if where:
+        st.say(f"{v.f['They']} {v.f['is']} based in {where}.", st.read_query(run, where))
+    if not st.draft.sentences:
+        return False
+    st.plan.route = "about"
+    return True
+
+
+def based(st: State, iri: str, run: QueryRun) -> bool:
+    v = st.voice
+    where = _place(run.rows)
+    st.listed = [iri]
+    if where:
+        st.listed.append(run.rows[0]["place"].value)
+        st.say(f"{v.short} {v.f['is']} based in {where}.", st.read_query(run, where))
+    else:  # no place of the person's own: where the current role is
+        roles_run, now = _current(st)
+        placed = [r for r in now if "placeLabel" in r]
+        if not placed:
+            return False
+        held = [role_text(r, st.today) for r in placed]
+        ref = st.read_query(roles_run, "; ".join(held))
+        st.say(f"{v.short}'s current role is based there: {'; '.join(held)}.", ref)
+        st.listed.append(placed[0]["place"].value)
+    st.plan.route = "about"
+    return True
+
+
+def education(st: State, iri: str, _person_run: QueryRun) -> bool:
+    run = st.run("career", {"person": iri})
+    rows = sorted((r for r in run.rows if r["education"].value == "true"), key=lambda r: r["roleStart"].value)
+    if not rows:
+        return False
+    held = [role_text(r, st.today) for r in rows]
+    st.say(f"{st.voice.short} studied: {'; '.join(held)}.", st.read_query(run, "; ".join(held)))
+    st.listed = list(dict.fromkeys(i for r in rows for i in (r["role"].value, r["organisation"].value)))
+    st.plan.route = "about"
+    return True
+
+
+def contact(st: State, iri: str, run: QueryRun) -> bool:
+    engine = st.engine
+    ref = st.read_entity(engine.entities[iri], st.run("facts", {"entity": iri}))
+    st.say(engine.say("contact"), ref)
+    urls = list(dict.fromkeys(r["contact"].value for r in run.rows if "contact" in r))
+    if urls:
+        st.say(engine.say("contact_url", url=urls[0]), st.read_query(run, urls[0]))
+    roles_run, now = _current(st)
+    jobs = [r for r in now if r["education"].value != "true"]
+    if jobs:
+        held = names([role_text(r, st.today) for r in jobs], 3)
+        st.say(f"{st.voice.f['They']} {st.voice.f['is']} now {held}.", st.read_query(roles_run, held))
+    st.listed = [iri]
+    st.plan.route = "contact"
+    return True
+
+
+ROUTES: dict[str, Callable[[State, str, QueryRun], bool]] = {
+    "person": who, "based": based, "education": education, "contact": contact
+}
+
+
+def person_named(st: State) -> bool:
+    """ "tell me about Mateo Varga": the person, named with nothing else asked, gets the "who" answer."""
+    ents = st.entities
+    if not ents or ents[0].kind != "person" or st.unknown_rest():
+        return False
+    return authored(st, "who")
+
+
+def authored(st: State, key: str) -> bool:
+    """The answer to a question of `key` (who, based, contact, recent, ...): the owner's text when there is one,
+    else the graph route's. No item or no answer is no answer: the next branch is tried."""
+    item = next((a for a in st.engine.authored if a.key == key), None)
+    if item is None:
+        return False
+    st.exact = True
+    if not item.text:
+        made = ROUTES.get(item.route or "")
+        if made is None:
+            return canned_route(st, item.route or "")
+        found = _person(st)
+        return found is not None and made(st, *found)
+    st.plan.route = "about" if item.group == "about" else item.key
+    refs = []
+    for name in item.cite:
+        e = st.engine.by_name.get(name)
+        if e is not None:
+            refs.append(st.read_entity(e, st.run("facts", {"entity": e.iri})))
+            st.listed.append(e.iri)
+    text = st.voice.say(item.text) if "{" in item.text else item.text
+    st.say(text.strip(), *refs)
+    return True
+
+
+def canned_route(st: State, route: str) -> bool:
+    st.plan.route = route
+    if route == "recent":
+        since = (st.today - timedelta(days=365)).isoformat()
+        run = st.run("recent", {"since": since})
+        st.listed = column_iris(run, "work")
+        ref = st.read_query(run, ", ".join(labels(st, st.listed)))
+        st.say(f"Most recent work first: {names(labels(st, st.listed), answer_limit(st))}.", ref)
+        latest = run.rows[0]["last"].value[:7] if run.rows else ""
+        if latest:
+            st.say(f"The latest activity in the graph is from {latest}.", ref)
+    elif route == "key_works":
+        run = st.run("key_works")
+        st.listed = column_iris(run, "work")
+        ref = st.read_query(run, ", ".join(labels(st, st.listed)))
+        v = st.voice.f
+        st.say(f"{v['Their']} key works, in {v['their']} own order: {names(labels(st, st.listed), 12)}.", ref)
+    elif route == "career":
+        person = st.engine.by_name.get(st.engine.kb.site.person)
+        run = st.run("career", {"person": person.iri if person else ""})
+        st.listed = column_iris(run, "role")
+        ref = st.read_query(run, "; ".join(r["role"].label or "" for r in run.rows))
+        steps = [f"{r['role'].label} ({r['roleStart'].value[:4]}–{r['roleEnd'].value[:4] if 'roleEnd' in r else 'now'})"
+                 for r in run.rows]  # fmt: skip
+        st.say(f"{st.voice.f['Their']} roles, most recent first: {'; '.join(steps)}.", ref)
+    elif route == "skills":
+        run = st.run("skills")
+        st.listed = column_iris(run, "skill")
+        ref = st.read_query(run, ", ".join(f"{r['skill'].label}: {r['works'].value}" for r in run.rows))
+        st.say(
+            f"The skills {st.voice.f['their']} works use most: "
+            + names([f"{r['skill'].label} ({r['works'].value})" for r in run.rows], 10)
+            + ".",
+            ref,
+        )
+    else:
+        return False
+    return True
+
+
