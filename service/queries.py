@@ -106,14 +106,34 @@ def read_query(path: Path) -> tuple[StoredQuery, list[Problem]]:
 
 def _parse_problems(q: StoredQuery, shown: str) -> list[Problem]:
     """Parse by running on an empty store: pyoxigraph has no parse-only call, and this costs ~0.1 ms."""
+    missing = sparql_text.undeclared_prefixes(q.text)
+    if missing:
+        prefix, line = missing[0]
+        return [Problem(shown, line, "syntax", f"prefix {prefix}: is not declared: add PREFIX {prefix}: <...> "
+                                               "at the top (the file must run unchanged at the console)")]  # fmt: skip
     try:
         ox.Store().query(q.text)
     except SyntaxError as e:
-        m = _PARSE_POSITION.search(str(e))
-        line = int(m.group(1)) if m else 0
-        message = str(e).split(": expected", 1)[0]
+        line, message = syntax_error(q.text, str(e))
         return [Problem(shown, line, "syntax", message)]
     return []
+
+
+def syntax_error(text: str, error: str) -> tuple[int, str]:
+    """The line and the reason of a SPARQL syntax error as Oxigraph reports it ("error at 7:1: expected ..."): at
+    the end of the text, the error is the last line's (an unclosed bracket), not the empty line after it."""
+    m = _PARSE_POSITION.search(error)
+    reason = error[m.end() :].lstrip(": ").strip() if m else error
+    if m is None:
+        return 0, reason or "syntax error"
+    line, column = int(m.group(1)), int(m.group(2))
+    lines = text.splitlines()
+    offset = sum(len(row) + 1 for row in lines[: line - 1]) + column - 1
+    if not text[offset:].strip():  # nothing after the position: the query ended too soon
+        last = max((n for n, row in enumerate(lines, 1) if row.strip() and not row.lstrip().startswith("#")),
+                   default=line)  # fmt: skip
+        return last, f"the query ends too soon: {reason or 'it is incomplete'}"
+    return line, f"{reason or 'syntax error'} (column {column})"
 
 
 def load_catalog(paths: list[Path]) -> tuple[dict[str, StoredQuery], list[Problem]]:

@@ -14,33 +14,36 @@ from service.engine.plan import Planner
 
 TEMPLATES: dict[str, list[str]] = {
     "work": ["{label}", "tell me about {label}", "what is {label} built with?", "how does {label} work?",
-             "open {label}", "{label} source code", "when did she start {label}?"],
+             "open {label}", "{label} source code", "when did {they} start {label}?"],
     "skill": ["{label} projects", "how many works use {label}?", "what is {label}?", "works using {label}"],
     "technique": ["{label}", "what is {label}?", "which works implement {label}?"],
     "theme": ["{label}", "works about {label}"],
     "dataset": ["{label}", "which works use the {label}?"],
-    "organisation": ["what did she do at {label}?", "{label}"],
+    "organisation": ["what did {they} do at {label}?", "{label}"],
     "role": ["{label}"],
     "place": ["what is {label}?", "{label}"],
 }  # fmt: skip
 GENERAL = [
-    "what did she build in {year}?", "what was she working on in Q{q} {year}?", "projects since {year}",
-    "early {year}", "what did she do in March {year}?",
+    "what did {they} build in {year}?", "what was {they} working on in Q{q} {year}?", "projects since {year}",
+    "early {year}", "what did {they} do in March {year}?",
 ]  # fmt: skip
-ABSENT = ["{label} projects", "does she use {label}?"]
+ABSENT = ["{label} projects", "does {they} use {label}?"]
 
 
 def questions(planner: Planner) -> list[str]:
     engine = planner.engine
+    they = engine.voice.pronoun.subject
     out: list[str] = []
     for e in sorted(engine.entities.values(), key=lambda e: e.iri):
         for template in TEMPLATES.get(e.kind, []):
-            out.append(template.format(label=e.display))
-    for year in range(2013, 2027):
+            out.append(template.format(label=e.display, they=they))
+    years = str(engine.kb.manifest["counts"].get("activity_years") or "").split("-")
+    first, last = (int(years[0]), int(years[-1])) if years[0].isdigit() else (2013, 2026)
+    for year in range(first, last + 1):
         for n, template in enumerate(GENERAL):
-            out.append(template.format(year=year, q=1 + (year + n) % 4))
+            out.append(template.format(year=year, q=1 + (year + n) % 4, they=they))
     for label in sorted(engine.absent):
-        out += [t.format(label=label) for t in ABSENT]
+        out += [t.format(label=label, they=they) for t in ABSENT]
     return list(dict.fromkeys(out))
 
 

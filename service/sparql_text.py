@@ -101,3 +101,19 @@ def star_order(text: str) -> list[str] | None:
                 return None
             return list(dict.fromkeys(x.text[1:] for x in rest if x.kind in ("var", "param")))
     return None
+
+
+def undeclared_prefixes(text: str) -> list[tuple[str, int]]:
+    """Prefixed names whose prefix the query does not declare (`ex:` without `PREFIX ex: <...>`), with the line
+    of their first use."""
+    toks = [t for t in _cached_tokens(text) if t.kind not in ("space", "comment")]
+    declared = {toks[i + 1].text.split(":", 1)[0] for i, t in enumerate(toks[:-1])
+                if t.kind == "word" and t.text.upper() == "PREFIX" and toks[i + 1].kind == "word"}  # fmt: skip
+    found: dict[str, int] = {}
+    for i, t in enumerate(toks):
+        after_prefix = i > 0 and toks[i - 1].kind == "word" and toks[i - 1].text.upper() == "PREFIX"
+        if t.kind == "word" and ":" in t.text and not after_prefix:
+            prefix = t.text.split(":", 1)[0]
+            if prefix not in declared:
+                found.setdefault(prefix, t.line)
+    return sorted(found.items(), key=lambda kv: kv[1])

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
+from functools import cache, lru_cache
+from pathlib import Path
+
+import yaml
 
 _WORD = re.compile(r"[a-z0-9]+(?:\+\+|#)?")
 _VOWEL = re.compile(r"[aeiouy]")
@@ -25,9 +28,20 @@ def words(text: str) -> list[str]:
     return _WORD.findall(fold(text))
 
 
+@cache
+def _irregular() -> dict[str, str]:
+    """Irregular verb forms -> their base (language/irregular.yaml), read once, when first needed."""
+    path = Path(__file__).parent / "language" / "irregular.yaml"
+    doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return {str(form): str(base) for base, forms in doc.items() for form in forms or []}
+
+
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """Strip plural and tense endings: projects -> project, libraries -> library, running -> run."""
+    """Strip plural and tense endings: projects -> project, libraries -> library, running -> run, went -> go."""
+    base = _irregular().get(word)
+    if base is not None:
+        return stem(base)
     base = _strip(word)
     # a final e goes, so "move", "moved" and "moving" meet at "mov", and "route" meets "routing"
     return base[:-1] if len(base) > 3 and base.endswith("e") and not base.endswith("ee") else base

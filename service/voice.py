@@ -56,8 +56,8 @@ _PLACEHOLDER = re.compile(r"\$(they|them|their|theirs|themselves|person|short|na
 
 @dataclass(frozen=True)
 class Voice:
-    name: str  # the person's name as written ("Ines Calder")
-    short: str  # the name used in running text ("Ines")
+    name: str  # the person's name as written ("Ada Byte")
+    short: str  # the name used in running text ("Ada")
     pronoun: Pronoun
     names: tuple[str, ...]  # every name of the person a visitor may type, folded words joined by spaces
     email: str = ""

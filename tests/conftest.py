@@ -17,6 +17,7 @@ from service.kb.sources import Sources
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "tests" / "fixtures" / "tiny"
+MATEO = ROOT / "examples" / "mateo"  # the second demo portfolio: another person, another field, "he"
 
 
 def demo_sources() -> Sources:
@@ -35,11 +36,15 @@ def quiet(_message: str) -> None:
     pass
 
 
+def _built(sources: Sources, factory: pytest.TempPathFactory, name: str) -> Path:
+    kb = factory.mktemp(name) / "kb"
+    build(sources, kb, log=quiet)
+    return kb
+
+
 @pytest.fixture(scope="session")
 def demo_kb_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    kb = tmp_path_factory.mktemp("demo") / "kb"
-    build(demo_sources(), kb, log=quiet)
-    return kb
+    return _built(demo_sources(), tmp_path_factory, "demo")
 
 
 @pytest.fixture(scope="session")
@@ -51,6 +56,21 @@ def demo_kb(demo_kb_path: Path) -> Iterator[KB]:
 def planner(demo_kb_path: Path) -> Planner:
     """The engine over an in-memory copy of the demo KB, as the web app runs it."""
     return load(KB.open(demo_kb_path, in_memory=True))
+
+
+def mateo_sources() -> Sources:
+    return Sources(ROOT / "ontology", MATEO / "data", MATEO / "wiki", ROOT / "queries")
+
+
+@pytest.fixture(scope="session")
+def mateo_kb_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _built(mateo_sources(), tmp_path_factory, "mateo")
+
+
+@pytest.fixture(scope="session")
+def mateo_planner(mateo_kb_path: Path) -> Planner:
+    """The engine over the second portfolio, built only from the files its owner wrote."""
+    return load(KB.open(mateo_kb_path, in_memory=True))
 
 
 TODAY = date(2026, 11, 30)

@@ -1,4 +1,5 @@
-"""The regression suite (tests/search-eval.json): every case must pass. The held-out set only reports."""
+"""The regression suites of both portfolios (tests/search-eval.json for the demo, examples/mateo/eval/regression.json
+for the second): every case must pass. The held-out sets only report."""
 
 from __future__ import annotations
 
@@ -11,19 +12,27 @@ import pytest
 
 from service.engine import Planner
 from service.evaluate import check_regression, run_suite, summary
-from tests.conftest import ROOT
+from tests.conftest import MATEO, ROOT
 
 SUITE = json.loads((ROOT / "tests" / "search-eval.json").read_text())
 TODAY = date.fromisoformat(SUITE["today"])
+MATEO_SUITE = json.loads((MATEO / "eval" / "regression.json").read_text())
 
 
-def test_the_suite_is_big_and_varied() -> None:
-    cases = SUITE["cases"]
+@pytest.mark.parametrize("suite", [SUITE, MATEO_SUITE], ids=["demo", "mateo"])
+def test_the_suite_is_big_and_varied(suite: dict[str, Any]) -> None:
+    cases = suite["cases"]
     assert len(cases) >= 150
     routes = {c["route"] for c in cases}
     assert len(routes) >= 20
     assert sum(1 for c in cases if c.get("previous")) >= 5
     assert sum(1 for c in cases if c["confidence"] == "none") >= 10
+
+
+@pytest.mark.parametrize("case", MATEO_SUITE["cases"], ids=[c["id"] for c in MATEO_SUITE["cases"]])
+def test_second_portfolio_case(mateo_planner: Planner, case: dict[str, Any]) -> None:
+    result = check_regression(mateo_planner, case, date.fromisoformat(MATEO_SUITE["today"]))
+    assert result.ok, f"{case['question']!r}: " + "; ".join(result.problems)
 
 
 @pytest.mark.parametrize("case", SUITE["cases"], ids=[c["id"] for c in SUITE["cases"]])

@@ -14,7 +14,7 @@ from service.examples import Examples
 from service.kb import KB
 from service.kb.build import build
 from service.kb.sources import Sources
-from service.queries import QueryError, QueryRun, example_values
+from service.queries import QueryError, QueryRun
 from tests.conftest import ROOT, demo_sources, quiet
 
 ID = "https://inescalder.example/id/"

@@ -40,6 +40,7 @@ def _current(st: State) -> tuple[QueryRun, list[dict[str, Any]]]:
 
 
 def who(st: State, iri: str, run: QueryRun) -> bool:
+    """Who the person is: their description, their current roles, where they are based, their key works."""
     e = st.engine.entities[iri]
     v = st.voice
     rows = run.rows
@@ -52,12 +53,19 @@ def who(st: State, iri: str, run: QueryRun) -> bool:
     roles_run, now = _current(st)
     jobs = [r for r in now if r["education"].value != "true"] or now
     if jobs:
-        held = [role_text(r, st.today) for r in jobs]
-        st.say(f"Now: {'; '.join(held)}.", st.read_query(roles_run, "; ".join(held)))
+        held = "; ".join(role_text(r, st.today) for r in jobs)
+        opening = "Now" if description else f"{v.name} is now"
+        st.say(f"{opening}: {held}." if description else f"{opening} {held}.", st.read_query(roles_run, held))
         st.listed += [r["role"].value for r in jobs]
     where = _place(rows)
     if where:
         st.say(f"{v.f['They']} {v.f['is']} based in {where}.", st.read_query(run, where))
+    keys = st.run("key_works")
+    works = column_iris(keys, "work")
+    if works:
+        shown = names(labels(st, works), answer_limit(st))
+        st.say(f"Key works: {shown}.", st.read_query(keys, shown))
+        st.listed += works
     if not st.draft.sentences:
         return False
     st.plan.route = "about"

@@ -3,7 +3,7 @@ they do now.
 
 Answered from the stored role queries (language/routes.yaml: career, period_roles, place_roles), never from
 an overview of the organisation or the place named: "how long was he at Acme" wants the role's dates,
-"did she ever live in Japan" the roles based anywhere in Japan. The cue words are in language/intents.yaml
+"did she ever live in Spain" the roles based anywhere in Spain. The cue words are in language/intents.yaml
 (career, now, first).
 """
 
@@ -40,23 +40,28 @@ def role_text(row: dict[str, Any], today: date) -> str:
 
 
 def place_of(st: State) -> bool:
-    """ "which city is Quillon in": the place a named organisation or work is based in, from its graph facts."""
+    """ "which city is Acme in": the place a named organisation or work is based in, and "which country is
+    Ljubljana in" the places a named place lies in, from its graph facts."""
     if not st.has("where") or st.kind in SKIP:
         return False
     for e in st.entities:
-        if e.kind not in ("organisation", "work"):
+        if e.kind not in ("organisation", "work", "place"):
             continue
         mark = st.checkpoint()
         facts = st.run("facts", {"entity": e.iri})
-        places = [r["value"] for r in facts.rows if r["property"].value.endswith("#basedIn")]
+        link = "#locatedIn" if e.kind == "place" else "#basedIn"
+        rows = sorted((r for r in facts.rows if r["property"].value.endswith(link) and r["value"].kind == "iri"),
+                      key=lambda r: r["inferred"].value == "true")  # what the owner wrote first: the city, then
+        places = [r["value"] for r in rows]  # the countries the reasoner adds
         if not places:
             st.rollback(mark)  # not read: no answer rests on it
             continue
         st.plan.route = "place"
         st.exact = True
         st.listed = [e.iri] + [p.value for p in places]
-        where = names([p.label or p.value for p in places], 3)
-        st.say(f"{e.label} is based in {where}.", st.read_entity(e, facts))
+        where = names(list(dict.fromkeys(p.label or p.value for p in places)), 3)
+        verb = "is in" if e.kind == "place" else "is based in"
+        st.say(f"{e.label} {verb} {where}.", st.read_entity(e, facts))
         return True
     return False
 
@@ -75,8 +80,8 @@ def career(st: State) -> bool:
     works = any(e.kind == "work" for e in st.entities)
     asked = (
         st.has("career")
-        or (named and st.has("time"))  # "when was she at Quillon"
-        or (places and st.has("doing"))  # "what was she doing in Kyoto"
+        or (named and st.has("time"))  # "when was he at Acme"
+        or (places and st.has("doing"))  # "what was she doing in Madrid"
         or (st.has("education") and not works)  # "which university did she go to"
     )
     if not asked or st.kind in SKIP or st.authored_key is not None:

@@ -1,7 +1,7 @@
 """Two-turn context (seed 001): a question that points back at the previous one is rewritten to stand alone.
 
 "and the second one?" after a list -> "tell me about <its second result>"; "what is its stack?" after
-"tell me about Lantern" -> "what is Lantern's stack?"; "and Go?" after "Rust projects" -> "Go projects".
+"tell me about Widgeteer" -> "what is Widgeteer's stack?"; "and Go?" after "Rust projects" -> "Go projects".
 The words that point back (pronouns, ordinals, "and", "what about") are in lexicon/intents.yaml.
 """
 
@@ -55,7 +55,7 @@ def resolve(engine: Engine, question: str, previous: Plan) -> str:
             old = before.mentions[0]
             return previous.normalized[: old.start] + named.mentions[0].text + previous.normalized[old.end :]
 
-    # "its stack", "compare it with Roadmatrix": the thing the previous plan was about
+    # "its stack", "compare it with Gadgeteer": the thing the previous plan was about
     pronouns = _phrase_pattern(list(refs.get("pronouns") or []))
     about = previous.entity
     if pronouns is not None and about in engine.entities and about not in linked.entities:

@@ -8,7 +8,7 @@ from typing import Any
 
 from service.engine.catalog import Entity, load_entities
 from service.engine.dates import DateParser
-from service.engine.intents import Intents, Phrase, phrases
+from service.engine.intents import Intents, Phrase, Phrases, phrases
 from service.engine.link import Linker, tokenize
 from service.engine.retrieve import Bm25, PassageIndex
 from service.engine.spelling import Speller
@@ -50,15 +50,15 @@ class Engine:
     classes: dict[tuple[str, ...], tuple[str, str]]  # name words -> (IRI, "class" | "category")
     classes_longest_first: list[tuple[tuple[str, ...], tuple[str, str]]]
     class_labels: dict[str, tuple[str, str]]  # IRI -> (label, plural)
-    private: list[Phrase]
-    opinion: list[Phrase]
-    unnamed_opinion: list[Phrase]
-    unnamed_refusals: list[Phrase]
+    private: Phrases
+    opinion: Phrases
+    unnamed_opinion: Phrases
+    unnamed_refusals: Phrases
     definitions: dict[tuple[str, ...], Any]
     thing_alone: frozenset[str]  # intent rules refused when a question names only general things (abstain.yaml)
-    thing_alone_phrases: list[Phrase]  # ...and phrases
+    thing_alone_phrases: Phrases  # ...and phrases
     third_party: dict[str, list[str]]  # abstain.yaml about_a_third_party_alone: kinds, except
-    unpublished: list[Phrase]  # abstain.yaml unpublished_kinds, all groups
+    unpublished: Phrases  # abstain.yaml unpublished_kinds, all groups
     person_words: frozenset[str]  # words that tie a question to the person (abstain.yaml person_words)
     references: dict[str, Any]
     voice: Voice
@@ -71,6 +71,7 @@ class Engine:
     tiers: dict[str, int | None] = field(default_factory=dict)  # IRI -> tier, for fusion
     described: list[str] = field(default_factory=list)  # entity IRIs, in the order of `descriptions`
     descriptions: Bm25 | None = None  # BM25 over each entity's names and description
+    samples: list[str] = field(default_factory=list)  # questions the ask page suggests, made from the graph
 
     @classmethod
     def from_kb(cls, kb: KB) -> Engine:
@@ -96,7 +97,9 @@ class Engine:
             [n for n, owners in graph_names.items() if person and person.iri in owners],
         )
         language = {k: voice.expand_all(extra[k]) for k in ("intents", "abstain", "answers")}
-        stopwords = frozenset(fold(w) for w in _stopwords(extra.get("stopwords")))
+        p = voice.pronoun  # a pronoun of the owner's own ("xe") is as empty a word as "she"
+        stopwords = frozenset(fold(w) for w in [*_stopwords(extra.get("stopwords")), p.subject, p.obj, p.possessive,
+                                                p.possessive_pronoun, p.reflexive])  # fmt: skip
         alias_names: dict[str, set[str]] = defaultdict(set)
         for alias, target in lex.aliases.items():
             if target in by_name:
@@ -140,7 +143,22 @@ class Engine:
             for s in stems:
                 synonyms[s] |= stems - {s}
 
+        classes: dict[tuple[str, ...], tuple[str, str]] = {}
+        class_labels: dict[str, tuple[str, str]] = {}
+        for row in kb.catalog.run(routes["routes"]["classes"]).rows:
+            iri, kind = row["term"].value, row["kind"].value
+            label = row["label"].value
+            plural = row["plural"].value if "plural" in row else label
+            class_labels[iri] = (label, plural)
+            for name in (label, plural):
+                key = tuple(t.word for t in tokenize(name))
+                if key not in classes or (kind == "class" and classes[key][1] == "category"):
+                    classes[key] = (iri, kind)  # a kind of work wins over a skill category ("libraries")
         passage_words = [w for p in kb.passages for w in words(f"{p.title} {p.heading} {p.text}")]
+        # the words of names and of kinds of thing are the site's words too, used as often as any settled word
+        # ("programing languages" -> "programming" even when no article says "programming")
+        name_words = set(linker.vocabulary) | {w for key in classes for w in key}
+        passage_words += [w for w in name_words for _ in range(int(weights["spelling"]["settled"]))]
         protected = set(linker.vocabulary) | set(stopwords) | {w for a in absent_names for w in words(a)}
         for spec in language["intents"].values():
             protected |= _all_words(spec)
@@ -157,7 +175,7 @@ class Engine:
             english_guard=int(sp["english_guard"]),
             settled=int(sp["settled"]),
             rare_factor=int(sp["rare_factor"]),
-            names=linker.vocabulary,
+            names=name_words,
         )
 
         answers = language["answers"]
@@ -175,17 +193,6 @@ class Engine:
         ]
         shortcuts = {tuple(words(k)): voice.expand(str(v))[0] for k, v in (answers.get("shortcuts") or {}).items()}
 
-        classes: dict[tuple[str, ...], tuple[str, str]] = {}
-        class_labels: dict[str, tuple[str, str]] = {}
-        for row in kb.catalog.run(routes["routes"]["classes"]).rows:
-            iri, kind = row["term"].value, row["kind"].value
-            label = row["label"].value
-            plural = row["plural"].value if "plural" in row else label
-            class_labels[iri] = (label, plural)
-            for name in (label, plural):
-                key = tuple(t.word for t in tokenize(name))
-                if key not in classes or (kind == "class" and classes[key][1] == "category"):
-                    classes[key] = (iri, kind)  # a kind of work wins over a skill category ("libraries")
         abstain = language["abstain"]
         alone = abstain.get("about_the_thing_alone") or {}
         definitions = {}
@@ -214,7 +221,7 @@ class Engine:
             k1=weights["bm25"]["k1"],
             b=weights["bm25"]["b"],
         )
-        return cls(
+        engine = cls(
             kb=kb,
             entities=entities,
             by_name=by_name,
@@ -234,16 +241,16 @@ class Engine:
             classes=classes,
             classes_longest_first=sorted(classes.items(), key=lambda kv: -len(kv[0])),
             class_labels=class_labels,
-            private=phrases(abstain.get("private")),
-            opinion=phrases(abstain.get("opinion")),
-            unnamed_opinion=phrases(abstain.get("opinion_when_nothing_named")),
-            unnamed_refusals=phrases(
+            private=Phrases(phrases(abstain.get("private"))),
+            opinion=Phrases(phrases(abstain.get("opinion"))),
+            unnamed_opinion=Phrases(phrases(abstain.get("opinion_when_nothing_named"))),
+            unnamed_refusals=Phrases(phrases(
                 (abstain.get("requests_when_nothing_named") or []) + (abstain.get("everyday_when_nothing_named") or [])
-            ),
+            )),
             definitions=definitions,
             thing_alone=frozenset(alone.get("rules") or []),
-            thing_alone_phrases=phrases(alone.get("phrases")),
-            unpublished=phrases([p for group in (abstain.get("unpublished_kinds") or {}).values() for p in group]),
+            thing_alone_phrases=Phrases(phrases(alone.get("phrases"))),
+            unpublished=Phrases(phrases([p for g in (abstain.get("unpublished_kinds") or {}).values() for p in g])),
             person_words=frozenset(_all_words(abstain.get("person_words") or abstain.get("her_words"))),
             third_party={k: list(v or []) for k, v in (abstain.get("about_a_third_party_alone") or {}).items()},
             references=references,
@@ -258,6 +265,24 @@ class Engine:
             described=described,
             descriptions=descriptions,
         )
+        engine.samples = engine.sample_questions()
+        return engine
+
+    def sample_questions(self) -> list[str]:
+        """Three questions this portfolio answers, for the ask page's placeholder: a skill it uses most, the year
+        of its latest activity, two of its key works."""
+        out = []
+        skills = self.kb.catalog.run(self.routes["routes"]["skills"]).rows
+        if skills:
+            out.append(f"{skills[0]['skill'].label} projects")
+        last = self.kb.catalog.run(self.routes["routes"]["latest_activity"]).rows
+        if last and "last" in last[0]:
+            out.append(f"what did {self.voice.pronoun.subject} build in {last[0]['last'].value[:4]}?")
+        keys = sorted((e for e in self.entities.values() if e.kind == "work" and e.key_rank),
+                      key=lambda e: e.key_rank or 0)  # fmt: skip
+        if len(keys) >= 2:
+            out.append(f"compare {keys[0].display} and {keys[1].display}")
+        return out
 
     def say(self, message: str, **values: object) -> str:
         """One of the engine's messages (messages.yaml), in the person's voice."""
@@ -310,7 +335,7 @@ def _absent(owner: list[Absent], catalogue: list[Any], taken: set[str]) -> tuple
         if str(item["label"]) not in free:
             continue  # the graph (or the owner) names it: not absent
         seen |= {" ".join(words(n)) for n in free}
-        out.append(Absent(str(item["label"]), str(item["category"]), tuple(free[1:])))
+        out.append(Absent(str(item["label"]), str(item["category"]), tuple(free[1:]), listed=False))
         if item.get("ordinary"):
             ordinary |= set(free)
     return out, ordinary

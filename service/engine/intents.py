@@ -7,7 +7,7 @@ a task (what the visitor wants to do), an operation (the shape of the answer) an
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -15,10 +15,20 @@ from typing import Any
 from service.engine.link import tokenize
 
 Phrase = tuple[str, ...]
+ANY = "*"  # in a phrase, any one word: "the * that" matches "the sensor that"
 
 
 def phrases(items: Sequence[str] | None) -> list[Phrase]:
-    return [tuple(t.word for t in tokenize(p)) for p in items or []]
+    return [_phrase(p) for p in items or []]
+
+
+def _phrase(text: str) -> Phrase:
+    out: list[str] = []
+    for n, part in enumerate(text.split(ANY)):
+        if n:
+            out.append(ANY)
+        out += [t.word for t in tokenize(part)]
+    return tuple(out)
 
 
 MAX_PHRASE = 6  # longer phrases are matched by scanning
@@ -30,39 +40,74 @@ def _ngrams(words: tuple[str, ...]) -> frozenset[tuple[str, ...]]:
     return frozenset(words[i : i + n] for n in range(1, MAX_PHRASE + 1) for i in range(len(words) - n + 1))
 
 
+def _at(words: Sequence[str], i: int, phrase: Phrase) -> bool:
+    return (
+        i >= 0 and i + len(phrase) <= len(words) and all(p in (ANY, w) for p, w in zip(phrase, words[i:], strict=False))
+    )
+
+
 def contains(words: Sequence[str], phrase: Phrase) -> bool:
     n = len(phrase)
     if n == 0:
         return False
+    if ANY in phrase:
+        return any(_at(words, i, phrase) for i in range(len(words) - n + 1))
     if n <= MAX_PHRASE:
         return phrase in _ngrams(tuple(words))
     return any(tuple(words[i : i + n]) == phrase for i in range(len(words) - n + 1))
 
 
 def starts(words: Sequence[str], phrase: Phrase) -> bool:
-    return len(phrase) > 0 and tuple(words[: len(phrase)]) == phrase
+    return len(phrase) > 0 and _at(words, 0, phrase)
 
 
 def ends(words: Sequence[str], phrase: Phrase) -> bool:
-    return len(phrase) > 0 and tuple(words[-len(phrase) :]) == phrase
+    return len(phrase) > 0 and _at(words, len(words) - len(phrase), phrase)
 
 
-@dataclass
+class Phrases:
+    """A list of phrases matched at once: the fixed ones by looking the question's runs of words up in a set, the
+    few with a wildcard by scanning (a phrase list expanded for every pronoun and name is long)."""
+
+    def __init__(self, items: Sequence[Phrase]) -> None:
+        self.items = list(items)
+        self._fixed = frozenset(p for p in items if ANY not in p and 0 < len(p) <= MAX_PHRASE)
+        self._lengths = sorted({len(p) for p in self._fixed})
+        self._other = [p for p in items if p not in self._fixed and p]
+
+    def __iter__(self) -> Iterator[Phrase]:
+        return iter(self.items)
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def found_in(self, words: Sequence[str]) -> bool:
+        if self._fixed and not self._fixed.isdisjoint(_ngrams(tuple(words))):
+            return True
+        return any(contains(words, p) for p in self._other)
+
+    def starts(self, words: Sequence[str]) -> bool:
+        head = tuple(words)
+        return any(head[:n] in self._fixed for n in self._lengths) or any(starts(words, p) for p in self._other)
+
+    def ends(self, words: Sequence[str]) -> bool:
+        tail = tuple(words)
+        return any(len(tail) >= n and tail[-n:] in self._fixed for n in self._lengths) or any(
+            ends(words, p) for p in self._other
+        )
+
+
 class Rule:
-    name: str
-    starts_with: list[Phrase]
-    mentions: list[Phrase]
-    ends_with: list[Phrase]
-    unless: list[Phrase]
+    def __init__(self, name: str, starts_with: list[Phrase], mentions: list[Phrase], ends_with: list[Phrase],
+                 unless: list[Phrase]) -> None:  # fmt: skip
+        self.name = name
+        self.starts_with, self.mentions = Phrases(starts_with), Phrases(mentions)
+        self.ends_with, self.unless = Phrases(ends_with), Phrases(unless)
 
     def matches(self, words: Sequence[str]) -> bool:
-        if any(contains(words, p) for p in self.unless):
+        if self.unless.found_in(words):
             return False
-        return (
-            any(starts(words, p) for p in self.starts_with)
-            or any(contains(words, p) for p in self.mentions)
-            or any(ends(words, p) for p in self.ends_with)
-        )
+        return self.starts_with.starts(words) or self.mentions.found_in(words) or self.ends_with.ends(words)
 
 
 class Intents:

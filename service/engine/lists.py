@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from service.engine.catalog import CONCEPTS
-from service.engine.link import tokenize
+from service.engine.link import Mention, tokenize
 from service.engine.retrieve import best_passage_for
 from service.engine.routes import (
     VERB,
@@ -23,17 +23,25 @@ from service.engine.state import State
 
 def pivot(st: State) -> bool:
     """A technology the graph lacks: say the graph lists no such work, and show what is used instead."""
-    if st.kind == "define":
-        return False
+    if st.kind == "define" or (st.kind in ("navigate", "source") and st.entities) or st.has("describes"):
+        return False  # "sparqlette github": where to find a named work, not a question about GitHub; "the
+        # Wi-Fi logger he built": a work described by its technology
     absent = st.engine.absent_linker.link(st.plan.normalized)
+    if st.period is not None:  # "in spring 2024" is a period, not the Spring framework
+        lowered = st.plan.normalized.lower()
+        at = lowered.find(st.period.text)
+        inside = range(at, at + len(st.period.text)) if at >= 0 else range(0)
+        absent.mentions = [m for m in absent.mentions if m.start not in inside]
     spans = [(m.start, m.end) for m in absent.mentions]
     # a skill linked inside an absent name ("js" in "Vue.js") is part of that name, not a skill she uses
     outside = [m for m in st.linked.mentions if not any(a <= m.start and m.end <= b for a, b in spans)]
     if any(st.engine.entities[i].kind in ("skill", "technique") for m in outside for i in m.iris
            if len(m.iris) == 1 and i in st.engine.entities):  # fmt: skip
         return False
-    found = absent.entities
+    found = sorted(absent.entities, key=lambda label: not st.engine.absent[label].listed)  # the owner's first
     if not found:
+        return False
+    if not st.engine.absent[found[0]].listed and _only_context(st, absent.mentions):
         return False
     absent = st.engine.absent[found[0]]
     category = st.engine.pf(absent.category)
@@ -65,6 +73,17 @@ def pivot(st: State) -> bool:
             st.read_query(works, ", ".join(labels(st, st.listed[:8]))),
         )
     return True
+
+
+def _only_context(st: State, mentions: list[Mention]) -> bool:
+    """A technology of the engine's catalogue (not one the owner listed) that the question only mentions as
+    context: beside a named work, role or organisation ("is widgeteer-py on PyPI", "how does the route planner
+    cope with noisy GPS"), or beside words the site never uses ("how tall is the Eiffel tower")."""
+    if any(e.kind in ("work", "role", "organisation") for e in st.entities):
+        return True
+    spans = [(m.start, m.end) for m in mentions]
+    rest = [t.word for t in tokenize(st.plan.normalized) if not any(a <= t.start < b for a, b in spans)]
+    return bool(st.unknown_words(rest))
 
 
 def comparison(st: State) -> bool:
@@ -120,7 +139,7 @@ def count(st: State) -> bool:
         st.say(f"{plural(n, 'work', 'works')} {verb + 's' if n == 1 else verb} {e.display}.",
                st.read_query(run, str(n)))  # fmt: skip
         return True
-    if all(e.kind == "person" for e in ents):  # "how many games has Ines made": she is the subject
+    if all(e.kind == "person" for e in ents):  # "how many games has Ada made": the person is the subject
         found = st.class_named()
         if found:
             return class_list(st, found, counting=True)
@@ -247,6 +266,9 @@ def concept_works(st: State) -> bool:
     st.plan.route = "concept_works"
     st.exact = True
     verb = VERB.get(e.kind, "use")
+    if st.kind == "entity" and e.description and not e.has_article:  # "tell me about X": what X is, first
+        st.listed = [e.iri, *iris]
+        st.say(f"{e.label}: {e.description}", st.read_entity(e, st.run("facts", {"entity": e.iri})))
     ref = st.read_query(run, ", ".join(labels(st, iris[:10])))
     among = key_first(st, iris) or "Among them: " + names(labels(st, iris), answer_limit(st)) + "."
     st.say(f"{plural(len(iris), 'work', 'works')} {verb + 's' if len(iris) == 1 else verb} {e.display}. {among}", ref)

@@ -32,11 +32,19 @@ MAX_QUESTION = 500
 class Planner:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.filler = set(engine.intents.filler) | set(engine.stopwords) | engine.neutral
+        # the person's names ask nothing by themselves: "Mateo Varga career history" is "career history"
+        names = {w for n in engine.voice.names for w in n.split()}
+        self.filler = set(engine.intents.filler) | set(engine.stopwords) | engine.neutral | names
         self.thing_words = {w for p in engine.thing_alone_phrases for w in p}
+        # each authored question phrase -> (the item's place in the file, its key): the first item wins
+        self.authored_phrases: dict[tuple[str, ...], tuple[int, str]] = {}
+        for n, item in enumerate(engine.authored):
+            for phrase in item.phrases:
+                self.authored_phrases.setdefault(phrase, (n, item.key))
+        self.longest_authored = max((len(p) for p in self.authored_phrases), default=0)
         # routes whose own cue words or authored phrases are the whole question, or that answer "no"
-        self.unchecked = {"pivot", "ambiguous", "comparison", "lexicon_definition", "about", "contact", "recent",
-                          "career", "skills", "key_works"}  # fmt: skip
+        self.unchecked = {"pivot", "ambiguous", "comparison", "lexicon_definition", "about", "recent", "career",
+                          "skills", "key_works"}  # fmt: skip
 
     # ------------------------------------------------------------------------- public
 
@@ -89,7 +97,12 @@ class Planner:
         linked = engine.linker.link(plan.normalized)
         words = [t.word for t in tokenize(plan.normalized)]
         cue = [t.word for t in tokenize(linked.rest)]
-        st = State(engine=engine, plan=plan, today=today, words=words, linked=linked, cue=cue)
+        person = engine.by_name.get(engine.kb.site.person)
+        names = [(m.start, m.end) for m in linked.mentions if not (person and m.iris == [person.iri])]
+        # cue words are read outside the names of things: "hearing health" names a theme, not a private matter,
+        # and "Kattegat University" a university, not a question about studies
+        said = [t.word for t in tokenize(plan.normalized) if not any(a <= t.start < b for a, b in names)]
+        st = State(engine=engine, plan=plan, today=today, words=words, linked=linked, cue=cue, said=said)
         authored = self._authored(words)
         about = authored is not None and any(a.key == authored and a.group == "about" for a in engine.authored)
         st.kind = engine.intents.kind(words, cue, st.linked_kinds(), authored=about, linked_any=bool(st.entities))
@@ -105,16 +118,16 @@ class Planner:
         return st
 
     def _authored(self, words: list[str]) -> str | None:
-        for item in self.engine.authored:
-            for phrase in item.phrases:
-                if not contains(words, phrase):
+        """The answer whose question the words are, but for filler: the first item in the file's order."""
+        best: tuple[int, str] | None = None
+        for n in range(1, min(len(words), self.longest_authored) + 1):
+            for at in range(len(words) - n + 1):
+                found = self.authored_phrases.get(tuple(words[at : at + n]))
+                if found is None or (best is not None and best[0] <= found[0]):
                     continue
-                n = len(phrase)
-                at = next(i for i in range(len(words) - n + 1) if tuple(words[i : i + n]) == phrase)
-                rest = words[:at] + words[at + n :]
-                if all(w in self.filler for w in rest):
-                    return item.key
-        return None
+                if all(w in self.filler for w in words[:at] + words[at + n :]):
+                    best = found
+        return best[1] if best else None
 
     # ----------------------------------------------------------------------- branches
 
@@ -156,18 +169,18 @@ class Planner:
 
     def _refused(self, st: State) -> bool:
         """Private matters always, opinions and chit-chat when nothing the site knows is named."""
-        if any(contains(st.words, p) for p in self.engine.private):
+        if self.engine.private.found_in(st.said):
             st.plan.route = "private"
             return True
-        if any(contains(st.words, p) for p in self.engine.opinion) or st.out_of_scope():
+        if self.engine.opinion.found_in(st.said) or st.out_of_scope():
             st.plan.route = "off_topic"
             return True
-        if not st.entities and any(contains(st.words, p) for p in self.engine.unnamed_opinion):
+        if not st.entities and self.engine.unnamed_opinion.found_in(st.said):
             st.plan.route = "off_topic"
             return True
         general = bool(st.entities) and all(e.kind in CONCEPTS for e in st.entities)
         about_thing = any(st.has(r) for r in self.engine.thing_alone) or any(
-            contains(st.words, p) for p in self.engine.thing_alone_phrases
+            contains(st.said, p) for p in self.engine.thing_alone_phrases
         )
         tied = self._tied(st, self.thing_words)
         if general and about_thing and not tied:
@@ -181,7 +194,7 @@ class Planner:
             return True
         # a task or an everyday topic, naming at most places and general things ("write me a Python function",
         # "a restaurant in Berlin"), with no word tying it to her beyond the phrase itself
-        matched = [p for p in self.engine.unnamed_refusals if contains(st.words, p)]
+        matched = [p for p in self.engine.unnamed_refusals if contains(st.said, p)]
         if matched:
             portfolio = [e for e in st.entities if e.kind != "place" and e.kind not in CONCEPTS]
             if not portfolio and not (self._tied(st, {w for p in matched for w in p}) and st.entities):
@@ -201,7 +214,7 @@ class Planner:
             return False
         if any(e.kind in ("work", "role", "person") for e in st.entities):
             return False
-        return any(contains(st.words, p) for p in self.engine.unpublished)
+        return self.engine.unpublished.found_in(st.said)
 
     def _about_a_third_party(self, st: State, tied: bool) -> bool:
         """Only organisations or places named, nothing tying the question to her, and something asked beyond

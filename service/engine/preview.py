@@ -47,7 +47,7 @@ def preview(planner: Planner, text: str) -> Preview:
     corrected = " ".join(engine.speller.correct(w) or w for w in words)
     # while typing, a name in lower case is still probably meant as a name, and the last word may be unfinished
     candidates = engine.linker.link(corrected, strict=False).entities
-    if not candidates:  # an unfinished last word: "lant" -> Lantern (short fragments only on their own)
+    if not candidates:  # an unfinished last word: "widg" -> Widgeteer (short fragments only on their own)
         candidates = engine.linker.complete(" ".join(words[-2:]))
         if not candidates and (len(words) == 1 or len(words[-1]) >= 4):
             candidates = engine.linker.complete(words[-1])

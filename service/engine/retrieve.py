@@ -110,6 +110,13 @@ class PassageIndex(Bm25):
                 postings[term] = dict(zip(matcher.all_ids(), _weights(reader, term), strict=True))
         super().__init__(postings, lengths, k1=k1, b=b)
         self.heading_terms = [frozenset(terms(p.heading)) for p in self.docs]
+        # a section's own heading, without the article's title before it ("Why she went independent")
+        self.section_terms = [frozenset(terms(p.heading.split(" › ")[-1])) if p.kind != "lead" else frozenset()
+                              for p in self.docs]  # fmt: skip
+        self.section_docs: dict[str, set[int]] = defaultdict(set)  # a word of a section heading -> its passages
+        for doc, heading in enumerate(self.section_terms):
+            for term in heading:
+                self.section_docs[term].add(doc)
         self.article_terms: dict[str, set[str]] = defaultdict(set)
         self.article_docs: dict[str, list[int]] = defaultdict(list)
         for doc, p in enumerate(self.docs):
@@ -167,6 +174,14 @@ def search_articles(
             found = sum(1 for t in query if t in heading or not synonyms.get(t, set()).isdisjoint(heading))
             if found:
                 scores[doc] = scores.get(doc, 0.0) + weights["heading_bonus"] * found
+    elif len(query) > 1:  # across articles, a section headed with the question's words ("Why she went independent")
+        share = float(weights.get("section_heading_bonus", 0.0))
+        headed = {d for t in weighted for d in index.section_docs.get(t, ())}
+        for doc in headed:
+            heading = index.section_terms[doc]
+            found = sum(1 for t in query if t in heading or not synonyms.get(t, set()).isdisjoint(heading))
+            if found >= 2:
+                scores[doc] = scores.get(doc, 0.0) + share * found
     by_article: dict[str, list[PassageHit]] = defaultdict(list)
     for doc, score in scores.items():
         by_article[index.docs[doc].article].append(PassageHit(index.docs[doc], score))

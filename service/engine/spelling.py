@@ -69,18 +69,32 @@ class Speller:
         """The site's word this one is a misspelling of, or None."""
         if len(word) < self._min_length or word in self.known or not word.isalpha():
             return None
-        if self._english[word] >= self._guard:
-            return None
-        edits = self._edits_allowed(word)
+        # a real English word is no misspelling, unless it is a far more common word of the site with one letter
+        # doubled ("programing", common enough to be in the dictionary, for "programming")
+        guarded = self._english[word] >= self._guard
+        edits = 1 if guarded else self._edits_allowed(word)
         found = process.extract(word, self._choices, scorer=DamerauLevenshtein.distance, score_cutoff=edits, limit=20)
-        best: tuple[float, bool, float, int, str] | None = None
+        best: tuple[float, bool, bool, float, int, str] | None = None
         for candidate, distance, _ in found:
             similarity = dice(word, candidate)
             if similarity < self._min_dice or candidate == word:
                 continue
             if self.counts[word] and self.counts[candidate] < self._rare_factor * self.counts[word]:
                 continue
-            key = (-distance, candidate in self._names, similarity, self.counts[candidate], candidate)
+            common = self._english[candidate] >= self._rare_factor * self._english[word]
+            if guarded and not (_doubled(word, candidate) and common):
+                continue
+            # on a tie, the candidate that keeps the word's ending (a plural stays plural) goes first
+            key = (-distance, candidate in self._names, candidate[-1:] == word[-1:], similarity,
+                   self.counts[candidate], candidate)  # fmt: skip
             if best is None or key > best:
                 best = key
-        return best[4] if best else None
+        return best[-1] if best else None
+
+
+def _doubled(word: str, candidate: str) -> bool:
+    """The candidate is the word with one of its letters doubled, or the word with a doubled letter single."""
+    short, long_ = sorted((word, candidate), key=len)
+    if len(long_) != len(short) + 1:
+        return False
+    return any(long_[i] == long_[i + 1] and long_[:i] + long_[i + 1 :] == short for i in range(len(long_) - 1))

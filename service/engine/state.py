@@ -47,6 +47,7 @@ class State:
     words: list[str]  # every word of the normalized question, folded
     linked: Linked
     cue: list[str]  # the words that name nothing
+    said: list[str] = field(default_factory=list)  # every word but those of the names of things (the person's stay)
     kind: str = "search"
     authored_key: str | None = None  # the authored or canned answer the question matches
     period: Period | None = None
@@ -95,7 +96,7 @@ class State:
         return None
 
     def has(self, rule: str) -> bool:
-        return self.engine.intents.has(rule, self.words)
+        return self.engine.intents.has(rule, self.said)
 
     def unknown_words(self, words: list[str]) -> list[str]:
         """Content words the site never uses anywhere: in no passage, description, name, cue or lexicon entry."""
@@ -119,7 +120,7 @@ class State:
 
     def ask(self) -> list[str]:
         """What the question asks beyond the names it links: the stems of the words no intent, filler, topic,
-        reference or period accounts for ("pay" in "how much did Tessellate Labs pay her")."""
+        reference or period accounts for ("pay" in "how much did Acme pay him")."""
         if self._ask is None:
             accounted = self.engine.accounted
             in_period = set(self.period.text.split()) if self.period else set()
@@ -138,7 +139,7 @@ class State:
         found = set(terms(" ".join(texts)))
         if any(a in found or not self.engine.synonyms.get(a, set()).isdisjoint(found) for a in ask):
             return True
-        # "why did she choose simulated annealing for Tidewise": a text relating every name the question relates
+        # "why did she choose simulated annealing for Widgeteer": a text relating every name the question relates
         # answers it, whatever verb the question used
         ents = self.entities
         return len(ents) >= 2 and all(set(terms(e.label)) <= found for e in ents)

@@ -47,7 +47,7 @@ def explain(st: State) -> bool:
         and top.passage.article != hit.passage.article
         and _support(st, top) >= _support(st, hit) + margin
     ):
-        hit = top  # "why did Quillon switch to OpenSearch": the migration's own article holds more of the question
+        hit = top  # "why did Acme switch to OpenSearch": the migration's own article holds more of the question
     about = st.engine.by_name.get(hit.passage.article)
     if about not in st.entities:  # not from the article of what was named: it must hold the question
         st.support = _support(st, hit)

@@ -4,19 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import rdflib
 from rdflib.namespace import RDFS, SKOS
 
 from service.errors import Problem, display_path
 from service.examples import marker_problem
+from service.kb.domains import check_domains
 from service.kb.lexicon import Lexicon, Refs, load_lexicon
-from service.kb.links import check_article_links, check_data_links, entity_names
+from service.kb.links import check_article_links, check_data_links, check_entity_base, entity_names
 from service.kb.rdf import PF, ParsedTurtle, parse_turtle
 from service.kb.rules import check_rules
 from service.kb.shapes import check_shapes
 from service.kb.site import Site, load_site
 from service.kb.sources import Sources
+from service.kb.values import check_values
 from service.kb.wiki import Article, read_wiki
 from service.queries import QueryError, StoredQuery, example_values, load_catalog
 
@@ -66,6 +69,7 @@ def check_inputs(sources: Sources, log: Log | None = None) -> Checked:
 
     out.articles, found = read_wiki(sources.wiki_files())
     out.problems.extend(found)
+    unreadable = {Path(p.path).stem for p in found if p.check in ("front-matter", "encoding")}
     say(f"read {len(out.articles)} articles, {sum(len(a.passages) for a in out.articles)} passages")
 
     out.catalog, found = load_catalog(sources.query_files())
@@ -73,6 +77,12 @@ def check_inputs(sources: Sources, log: Log | None = None) -> Checked:
 
     syntax_ok = not (out.ontology.problems or out.data.problems or shapes.problems)
     if out.site is not None and syntax_ok:
+        wrong_base = check_entity_base(out.data, out.site.entity_base, sources.data / "site.yaml")
+        if wrong_base:  # every link, alias and article would be reported as pointing at nothing
+            out.problems += wrong_base
+            return out
+        values = check_values(out.data)
+        out.problems += values.problems
         known = entity_names(out.data.graph, out.site.entity_base)
         categories = {
             str(s)[len(PF) :] for s in out.ontology.graph.subjects(rdflib.RDF.type, rdflib.URIRef(PF + "SkillCategory"))
@@ -80,10 +90,13 @@ def check_inputs(sources: Sources, log: Log | None = None) -> Checked:
         out.lexicon, found = load_lexicon(sources.lexicon_files(), Refs(set(known), _names(out.data.graph), categories))
         out.problems.extend(found)
         out.problems += check_data_links(out.data, out.site.entity_base)
-        out.problems += check_article_links(out.articles, known)
+        out.problems += check_article_links(out.articles, known, unreadable)
         out.problems += _check_examples(out, set(known.values()))
-        out.problems += check_shapes(out.ontology, out.data, shapes.graph)
-        out.problems += check_rules(out.ontology, out.data, out.site.entity_base, out.site.person)
+        out.problems += check_shapes(out.ontology, out.data, shapes.graph, values.reported)
+        typed = check_domains(out.ontology, out.data, values.subjects())
+        out.problems += typed
+        out.problems += check_rules(out.ontology, out.data, out.site.entity_base, out.site.person,
+                                    out.site.contact_email, values.subjects())  # fmt: skip
         say("checked shapes, rules, links and lexicon")
     return out
 

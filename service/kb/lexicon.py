@@ -34,6 +34,7 @@ class Absent:
     label: str
     category: str
     aliases: tuple[str, ...] = ()
+    listed: bool = True  # by the owner (absent.yaml), not only in the engine's catalogue of technologies
 
 
 @dataclass(frozen=True)

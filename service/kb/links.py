@@ -3,9 +3,11 @@ an existing entity, and every entity an article links to exists."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import rdflib
 
-from service.errors import Problem
+from service.errors import Problem, display_path
 from service.kb.rdf import ParsedTurtle
 from service.kb.wiki import Article
 
@@ -33,8 +35,33 @@ def check_data_links(data: ParsedTurtle, base: str) -> list[Problem]:
     return problems
 
 
-def check_article_links(articles: list[Article], known: dict[str, str]) -> list[Problem]:
-    with_article = {a.name for a in articles}
+def check_entity_base(data: ParsedTurtle, base: str, site_file: Path) -> list[Problem]:
+    """site.yaml's entity_base must be the namespace the data's entities are written in: when none is under it,
+    say so once, naming the namespace they do use and where it is declared."""
+    typed = [str(s) for s in set(data.graph.subjects(rdflib.RDF.type, None)) if isinstance(s, rdflib.URIRef)]
+    if not typed or any(s.startswith(base) for s in typed):
+        return []
+    declared = [(path, p, ns) for path, found in data.prefixes.items() for p, ns in found.items()
+                if sum(s.startswith(ns) for s in typed) > 0 and "folio.example/ns" not in ns]  # fmt: skip
+    declared.sort(key=lambda d: -sum(s.startswith(d[2]) for s in typed))
+    text = site_file.read_text(encoding="utf-8").splitlines()
+    line = next((n for n, row in enumerate(text, 1) if row.startswith("entity_base")), 0)
+    if declared:
+        path, prefix, ns = declared[0]
+        at = next((n for n, row in enumerate(data.lines[path], 1) if f"{prefix}:" in row and ns in row), 0)
+        where = f"@prefix {prefix}: <{ns}> in {path}:{at}"
+        cause = f"the data's entities are under {ns} ({where})"
+    else:
+        cause = "none of the data's entities is under it"
+    message = f"entity_base is {base}, but {cause}: make entity_base and the @prefix the same"
+    return [Problem(display_path(site_file), line, "site", message)]
+
+
+def check_article_links(
+    articles: list[Article], known: dict[str, str], unreadable: frozenset[str] | set[str] = frozenset()
+) -> list[Problem]:
+    """`unreadable`: file names of articles already reported as unreadable, whose links are not repeated."""
+    with_article = {a.name for a in articles} | set(unreadable)
     problems = []
     for a in articles:
         if a.name not in known:

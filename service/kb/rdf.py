@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,13 +28,36 @@ class ParsedTurtle:
     problems: list[Problem] = field(default_factory=list)
     locations: dict[str, tuple[str, int]] = field(default_factory=dict)
     per_file: dict[str, int] = field(default_factory=dict)
+    lines: dict[str, list[str]] = field(default_factory=dict)  # file -> its lines
+    prefixes: dict[str, dict[str, str]] = field(default_factory=dict)  # file -> prefix -> namespace
+    starts: dict[str, list[int]] = field(default_factory=dict)  # file -> lines where a subject starts
 
     def where(self, iri: str) -> tuple[str, int]:
         return self.locations.get(iri, ("", 0))
 
+    def line_of(self, subject: str, *terms: str) -> tuple[str, int]:
+        """Where a statement about `subject` mentions the first of `terms` it finds (an IRI, written as a
+        prefixed name or in full, or any text): the line of the property, not of the entity."""
+        path, start = self.where(subject)
+        if not path:
+            return path, start
+        lines = self.lines.get(path, [])
+        later = [n for n in self.starts.get(path, []) if n > start]
+        end = later[0] if later else len(lines) + 1
+        for term in terms:
+            forms = [term] if "://" not in term else [f"<{term}>"] + [
+                f"{p}:{term[len(ns):]}" for p, ns in self.prefixes.get(path, {}).items() if term.startswith(ns)
+            ]
+            for number in range(start, end):
+                if any(_mentions(lines[number - 1], f) for f in forms):
+                    return path, number
+        return path, start
+
 
 def parse_turtle(paths: list[Path]) -> ParsedTurtle:
     out = ParsedTurtle()
+    # rdflib logs a traceback for every ill-typed literal ("2021-03"^^xsd:date); the checks report those.
+    logging.getLogger("rdflib.term").setLevel(logging.CRITICAL)
     for path in paths:
         shown = display_path(path)
         try:
@@ -50,9 +74,36 @@ def parse_turtle(paths: list[Path]) -> ParsedTurtle:
             out.problems.append(Problem(shown, 0, "syntax", str(e).splitlines()[0]))
             continue
         out.per_file[shown] = len(out.graph) - before
-        for iri, line in _subject_lines(path.read_text(encoding="utf-8")):
+        text = path.read_text(encoding="utf-8")
+        out.lines[shown] = text.splitlines()
+        out.prefixes[shown] = file_prefixes(text)
+        subjects = _subject_lines(text)
+        out.starts[shown] = sorted({line for _, line in subjects})
+        for iri, line in subjects:
             out.locations.setdefault(iri, (shown, line))
     return out
+
+
+def _mentions(line: str, form: str) -> bool:
+    """A whole token of the line is `form` (so pf:implement is not found in pf:implements)."""
+    at = line.find(form)
+    while at >= 0:
+        after = line[at + len(form) : at + len(form) + 1]
+        before = line[at - 1 : at] if at else " "
+        if not (after.isalnum() or after in "_-") and not (before.isalnum() or before in "_:"):
+            return True
+        at = line.find(form, at + 1)
+    return False
+
+
+def file_prefixes(text: str) -> dict[str, str]:
+    """The prefixes a Turtle file declares: prefix -> namespace."""
+    found = {}
+    for line in text.splitlines():
+        m = _PREFIX.match(line)
+        if m:
+            found[m.group(1) or ""] = m.group(2)
+    return found
 
 
 def _syntax_message(e: SyntaxError) -> str:

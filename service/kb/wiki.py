@@ -63,8 +63,8 @@ def read_article(path: Path) -> tuple[Article | None, list[Problem]]:
     try:
         front = yamlfile.load(m.group(1)) or {}
     except yaml.YAMLError as e:
-        line = getattr(getattr(e, "problem_mark", None), "line", 0) + 2
-        return None, [Problem(shown, line, "front-matter", f"invalid YAML: {e}")]
+        at = yamlfile.error_line(e) + 1  # the front matter starts on the line after the first ---
+        return None, [Problem(shown, at, "front-matter", f"invalid YAML: {yamlfile.error_message(e)}")]
     problems = []
     if not isinstance(front, dict) or not isinstance(front.get("entity"), str) or not front["entity"].strip():
         return None, [Problem(shown, 2, "front-matter", "front matter needs `entity:` naming the entity")]

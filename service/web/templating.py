@@ -17,5 +17,12 @@ TEMPLATES.env.filters["urlquote"] = lambda text: quote(str(text), safe="")
 def page(request: Request, name: str, context: dict[str, Any], status: int = 200) -> HTMLResponse:
     kb = getattr(request.app.state, "kb", None)
     site = kb.site if kb is not None else None
-    response: HTMLResponse = TEMPLATES.TemplateResponse(request, name, {"site": site, **context}, status_code=status)
+    planner = getattr(request.app.state, "planner", None)
+    words = {
+        "say": planner.engine.say if planner is not None else (lambda message, **_: ""),
+        "samples": planner.engine.samples if planner is not None else [],
+    }
+    response: HTMLResponse = TEMPLATES.TemplateResponse(
+        request, name, {"site": site, **words, **context}, status_code=status
+    )
     return response

@@ -72,8 +72,11 @@ def test_shape_violation_points_at_the_entity(tiny: tuple[Path, Path], capsys: p
     assert code == 1
     where = f"{ttl.name}:{line_of(ttl, 'id:NoTier a')}: [shape] NoTier"
     assert f"{where}: a work needs one pf:tier" in out
-    assert f"{where}: pf:startDate must be one valid xsd:date" in out
-    assert f"{where}: pf:liveUrl must be an http(s) IRI" in out
+    # a value or a link is reported at its own line, the missing tier at the entity's
+    bad_date = line_of(ttl, 'pf:startDate "2024-02-30"')
+    assert f"{ttl.name}:{bad_date}: [value] NoTier: pf:startDate" in out
+    assert "is not a valid date" in out
+    assert f"{ttl.name}:{line_of(ttl, 'pf:liveUrl <ftp')}: [shape] NoTier: pf:liveUrl must be an http(s) IRI" in out
 
 
 def test_article_about_an_unknown_entity(tiny: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
@@ -225,6 +228,6 @@ def test_editorial_rules(
     assert code == 1
     rows = [r for r in out.splitlines() if "[rule]" in r and message in r]
     assert rows, out
-    if "keyRank" not in message:  # the rule names the entity it is about, at its line
-        subject = turtle.split(maxsplit=1)[0]
-        assert f"{ttl.name}:{line_of(ttl, subject + ' a')}: [rule]" in rows[0]
+    if "keyRank" not in message:  # the rule is reported at the line of the property it is about
+        prop = message.split(maxsplit=1)[0]
+        assert f"{ttl.name}:{line_of(ttl, '    ' + prop)}: [rule]" in rows[0]

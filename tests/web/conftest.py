@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -16,33 +17,43 @@ from service.bench_http import free_port
 from tests.conftest import ROOT
 
 
-@pytest.fixture(scope="session")
-def server(demo_kb_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+@contextmanager
+def serving(kb: Path, logs: Path, **env: str) -> Iterator[str]:
+    """A real uvicorn server (`python -m service serve`) over a KB, on a free loopback port, until the block ends."""
     port = free_port()
-    env = {**os.environ, "KB_DIR": str(demo_kb_path), "TODAY": "2026-11-30", "SPARQL_TIMEOUT": "3",
-           "SPARQL_CLIENT_LIMIT": "3", "SPARQL_WORKERS": "2"}  # fmt: skip
-    command = [sys.executable, "-m", "service", "serve", "--port", str(port), "--kb", str(demo_kb_path)]
-    log = tmp_path_factory.mktemp("server") / "server.log"
+    environ = {**os.environ, "KB_DIR": str(kb), "SPARQL_TIMEOUT": "3", "SPARQL_CLIENT_LIMIT": "3",
+               "SPARQL_WORKERS": "2", **env}  # fmt: skip
+    command = [sys.executable, "-m", "service", "serve", "--port", str(port), "--kb", str(kb)]
+    log = logs / "server.log"
     out = log.open("wb")
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    process = subprocess.Popen(command, cwd=ROOT, env=environ, stdout=out, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+    try:
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(base + "/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+            if process.poll() is not None:
+                raise RuntimeError(f"the server did not start:\n{log.read_text()}")
+        else:
+            raise RuntimeError("the server did not answer /healthz within 60 s")
+        yield base
+    finally:
+        process.terminate()
         try:
-            if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.2)
-        if process.poll() is not None:
-            out.close()
-            raise RuntimeError(f"the server did not start:\n{log.read_text()}")
-    else:
-        process.kill()
-        raise RuntimeError("the server did not answer /healthz within 60 s")
-    yield base
-    process.terminate()
-    process.wait(timeout=10)
-    out.close()
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        out.close()
+
+
+@pytest.fixture(scope="session")
+def server(demo_kb_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with serving(demo_kb_path, tmp_path_factory.mktemp("server"), TODAY="2026-11-30") as base:
+        yield base
 
 
 @pytest.fixture(scope="session")
