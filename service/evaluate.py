@@ -2,9 +2,10 @@
 
 tests/search-eval.json      {"today": "...", "cases": [{"id", "question", "previous", "intent", "route", "task",
                             "operation", "entity", "top", "resources", "confidence"}]}: each field given is checked.
-tests/search-holdout.json   {"cases": [{"id", "question", "previous", "group", "expect"}]}, group answerable /
+tests/search-holdout.json   {"cases": [{"id", "question", "previous", "group", "expect", "facts"}]}, group answerable /
                             unrelated / absent: right outcome = answered with an expected entity among the first
-                            results / not answered / pivoted.
+                            results and, when the case lists `facts`, an answer that states each of them (a string,
+                            or a list of alternatives, compared without case) / not answered / pivoted.
 """
 
 from __future__ import annotations
@@ -93,9 +94,24 @@ def check_holdout(planner: Planner, case: dict[str, Any], today: date) -> CaseRe
         ok = plan.route == "pivot"
     else:
         ok = answered and (not expected or (rank is not None and rank <= TOP))
+    missing = _missing_facts(plan, case.get("facts") or []) if group == "answerable" else []
+    ok = ok and not missing
     why = [] if ok else [f"route {plan.route}, {plan.confidence.level}, first results {names[:3]}"]
+    if missing:
+        why.append(f"the answer does not state {missing}")
     return CaseResult(case["id"], case["question"], group, ok, why, rank, plan.timing_ms, plan.route,
                       plan.confidence.level, group == "answerable" and bool(expected))  # fmt: skip
+
+
+def _missing_facts(plan: Plan, facts: list[Any]) -> list[str]:
+    """The facts a right answer states that this one does not (each a string or a list of alternatives)."""
+    text = (plan.answer.text if plan.answer else "").lower()
+    missing = []
+    for fact in facts:
+        options = [fact] if isinstance(fact, str) else list(fact)
+        if not any(str(o).lower() in text for o in options):
+            missing.append(" or ".join(map(str, options)))
+    return missing
 
 
 def run_suite(planner: Planner, path: Path, *, holdout: bool) -> tuple[list[CaseResult], date]:

@@ -50,6 +50,8 @@ def stem(word: str) -> str:
 def _strip(word: str) -> str:
     if len(word) <= 3 or not word.isalpha():
         return word
+    if word.endswith(("ship", "ships")) and len(word) > 8:  # internship -> intern, leadership -> leader
+        return word[: word.rindex("ship")]
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
     if word.endswith("sses"):

@@ -98,6 +98,8 @@ ROUTES: list[tuple[str, dict[str, Any], str, list[str], int]] = [
     ("person", {"person": ID + "InesCalder"}, "placeLabel", ["Lisbon"], 1),
     ("entities-by-mentions", {"class": PF + "Skill"}, "entity", ["Python", "Rust"], 100),
     ("latest-activity", {}, "last", ["2026-11-01"], 1),
+    ("concepts-of-class", {"class": PF + "Technique"}, "concept", ["BM25"], 20),
+    ("relation-names", {}, "name", ["component of"], 20),
 ]
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from service.engine.routes import answer_limit, labels, names, plural
 from service.engine.state import State
 from service.queries import QueryRun
+from service.text import terms
 
 SKIP = ("define", "explain", "navigate", "source", "stack", "contact")
 
@@ -124,7 +125,12 @@ def career(st: State) -> bool:
         kind = "studies" if st.has("study") and not st.has("job") else "roles"
         rows, opening = run.rows, f"{st.voice.f['Their']} {kind}, most recent first"
     else:
-        return False  # the authored career answer and the canned career route take the rest
+        run = st.run("career", career_params)
+        rows = _titled(st, run.rows)  # "did he ever do an internship": the roles whose title says so
+        if not rows:
+            st.plan.sparql.pop()  # read for nothing: the authored career answer and the canned route take the rest
+            return False
+        opening = "Roles" if len(rows) > 1 else "Role"
     rows = _kind_asked(st, rows)
     if not rows:
         return False
@@ -133,6 +139,19 @@ def career(st: State) -> bool:
     st.say(f"{opening}: {'; '.join(held)}.", ref)
     _finish(st, run, rows)
     return True
+
+
+def _titled(st: State, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The roles whose title (its label without the organisation's name) shares a word with the question:
+    the same stem, or, for longer words, the same first five letters ("organise" and "co-organiser")."""
+    asked = [t for t in st.terms if t not in st.engine.generic and len(t) >= 4]
+    out = []
+    for r in rows:
+        own = set(terms(r["organisationLabel"].value))
+        title = [t for t in terms(r["roleLabel"].value) if t not in own and len(t) >= 4]
+        if any(a == t or (len(a) >= 5 and len(t) >= 5 and a[:5] == t[:5]) for a in asked for t in title):
+            out.append(r)
+    return out
 
 
 def _finish(st: State, run: QueryRun, rows: list[dict[str, Any]]) -> None:

@@ -14,6 +14,8 @@ from service.engine.intents import contains, phrases
 from service.engine.link import tokenize
 from service.engine.model import Plan
 
+_ONLY_POINTING = {"and", "what", "about", "how", "tell", "me", "is", "s"}  # "and the second one?" asks nothing more
+
 
 def _phrase_pattern(phrases: list[str]) -> re.Pattern[str] | None:
     if not phrases:
@@ -28,6 +30,19 @@ def resolve(engine: Engine, question: str, previous: Plan) -> str:
     follow_on = sorted(refs.get("follow_on") or [], key=len, reverse=True)
     linked = engine.linker.link(question)
 
+    # "the most recent one": a result of the previous plan, by its dates
+    if previous.results and not linked.entities:
+        for key, newest in (("newest", True), ("oldest", False)):
+            by_date = _phrase_pattern([str(p) for p in refs.get(key) or []])
+            found = by_date.search(question) if by_date is not None else None
+            dated = [r for r in previous.results if engine.entities.get(r.iri) and engine.entities[r.iri].start]
+            if found and dated:
+                pick = (max if newest else min)(dated, key=lambda r: engine.entities[r.iri].start or "")
+                rest = [t.word for t in tokenize(question.replace(found.group(), " "))]
+                if all(w in _ONLY_POINTING | {"the", "one", "which"} for w in rest):
+                    return f"tell me about {pick.label}"
+                return question.replace(found.group(), pick.label)
+
     # "the second one": a result of the previous plan, by position
     m = _phrase_pattern(list(ordinals))
     if m is not None and previous.results and not linked.entities:
@@ -39,7 +54,7 @@ def resolve(engine: Engine, question: str, previous: Plan) -> str:
             if 0 <= index < len(previous.results):
                 label = previous.results[index].label
                 rest = [t.word for t in tokenize(question.replace(found.group(), " "))]
-                if all(w in {"and", "what", "about", "how", "tell", "me", "is", "s"} for w in rest):
+                if all(w in _ONLY_POINTING for w in rest):
                     return f"tell me about {label}"
                 return question.replace(found.group(), label)
 

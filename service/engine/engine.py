@@ -63,6 +63,10 @@ class Engine:
     references: dict[str, Any]
     voice: Voice
     messages: dict[str, str]
+    shorthand: dict[str, str]  # chat shorthand -> the word it stands for (language/shorthand.yaml)
+    relations: list[tuple[Phrase, str]] = field(default_factory=list)  # words of a relation -> its property IRI
+    search_stopwords: frozenset[str] = frozenset()  # stop words and words that ask nothing: not searched for
+    common_english: int = 10**9  # a word this common in English is no topic of its own (weights.yaml)
     roles_by_org: dict[str, list[str]] = field(default_factory=dict)
     known_words: set[str] = field(default_factory=set)  # stems of every word the lexicon and names use
     accounted: frozenset[str] = frozenset()  # words a question may hold without asking anything more
@@ -150,9 +154,9 @@ class Engine:
             label = row["label"].value
             plural = row["plural"].value if "plural" in row else label
             class_labels[iri] = (label, plural)
-            for name in (label, plural):
+            for name in (label, plural, row["other"].value if "other" in row else label):
                 key = tuple(t.word for t in tokenize(name))
-                if key not in classes or (kind == "class" and classes[key][1] == "category"):
+                if key not in classes or (kind == "class" and classes[key][1] != "class"):
                     classes[key] = (iri, kind)  # a kind of work wins over a skill category ("libraries")
         passage_words = [w for p in kb.passages for w in words(f"{p.title} {p.heading} {p.text}")]
         # the words of names and of kinds of thing are the site's words too, used as often as any settled word
@@ -221,6 +225,8 @@ class Engine:
             k1=weights["bm25"]["k1"],
             b=weights["bm25"]["b"],
         )
+        relations = [(tuple(t.word for t in tokenize(row["name"].value)), row["property"].value)
+                     for row in kb.catalog.run(routes["routes"]["relation_names"]).rows]  # fmt: skip
         engine = cls(
             kb=kb,
             entities=entities,
@@ -256,6 +262,10 @@ class Engine:
             references=references,
             voice=voice,
             messages={str(k): str(v) for k, v in (extra.get("messages") or {}).items()},
+            shorthand={str(k): str(v) for k, v in (extra.get("shorthand") or {}).items()},
+            relations=relations,
+            search_stopwords=frozenset(stopwords | neutral),
+            common_english=int(weights.get("unknown", {}).get("common_english", 10**9)),
             roles_by_org=dict(roles_by_org),
             known_words=known_words,
             accounted=frozenset(accounted),

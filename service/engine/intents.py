@@ -130,6 +130,9 @@ class Intents:
                           for w in p}  # fmt: skip
         self.name_cues: list[str] = list(spec.get("name_cues") or [])
         self.topic_words = {w for p in phrases(spec.get("topic_words")) for w in p}
+        self.answer_filler = {w for p in phrases(spec.get("answer_filler")) for w in p}
+        self.sections: dict[str, list[str]] = {str(k): [str(w) for w in v or []]
+                                               for k, v in (spec.get("sections") or {}).items()}  # fmt: skip
         self.name_cues_after: list[str] = list(spec.get("name_cues_after") or [])
         self.verb_markers: list[str] = list(spec.get("verb_markers") or [])
         self.name_frames: list[str] = list(spec.get("name_frames") or [])

@@ -118,7 +118,16 @@ def comparison(st: State) -> bool:
     for e, side in ((a, "first"), (b, "second")):
         if describe(sides[side]):
             st.say(f"Only {e.display}: {describe(sides[side])}.", ref)
+    for e in (a, b):  # what each one is, in its owner's words: the difference a reader asks for is often there
+        if e.kind == "work" and e.description:
+            ref = st.read_entity(e, st.run("facts", {"entity": e.iri}))
+            st.say(f"{e.display}: {_first_sentence(e.description)}", ref)
     return True
+
+
+def _first_sentence(text: str) -> str:
+    end = text.find(". ")
+    return text if end < 0 else text[: end + 1]
 
 
 def count(st: State) -> bool:
@@ -210,6 +219,14 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
         st.say(f"The graph lists {plural(len(iris), label.lower(), many)}.", ref)
         if iris:
             st.say(f"Key work first: {names(labels(st, iris), answer_limit(st))}.", ref)
+    elif kind == "concept":  # "has he published any datasets": the datasets, techniques or themes, most used first
+        run = st.run("concept_list", {"class": iri})
+        st.listed = column_iris(run, "concept")
+        st.plan.route = "concept_list"
+        counted = [f"{r['concept'].label} ({r['works'].value})" for r in run.rows]
+        ref = st.read_query(run, ", ".join(counted[:10]))
+        st.say(f"The graph lists {plural(len(run.rows), label.lower(), many)}, with the works that use each: "
+               f"{names(counted, 8)}.", ref)  # fmt: skip
     else:
         run = st.run("category_skills", {"category": iri})
         used = [r for r in run.rows if int(r["works"].value) > 0]

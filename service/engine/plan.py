@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import date
 from urllib.parse import quote
 
-from service.engine import about, career, context, lists, routes, texts
+from service.engine import about, career, context, lists, relations, routes, texts
 from service.engine.answer import compose
 from service.engine.catalog import CONCEPTS
 from service.engine.confidence import Scale, decide
@@ -35,6 +35,7 @@ class Planner:
         # the person's names ask nothing by themselves: "Mateo Varga career history" is "career history"
         names = {w for n in engine.voice.names for w in n.split()}
         self.filler = set(engine.intents.filler) | set(engine.stopwords) | engine.neutral | names
+        self.answer_filler = self.filler | engine.intents.answer_filler
         self.thing_words = {w for p in engine.thing_alone_phrases for w in p}
         # each authored question phrase -> (the item's place in the file, its key): the first item wins
         self.authored_phrases: dict[tuple[str, ...], tuple[int, str]] = {}
@@ -44,7 +45,7 @@ class Planner:
         self.longest_authored = max((len(p) for p in self.authored_phrases), default=0)
         # routes whose own cue words or authored phrases are the whole question, or that answer "no"
         self.unchecked = {"pivot", "ambiguous", "comparison", "lexicon_definition", "about", "recent", "career",
-                          "skills", "key_works"}  # fmt: skip
+                          "skills", "key_works", "dates", "relation"}  # fmt: skip
 
     # ------------------------------------------------------------------------- public
 
@@ -74,10 +75,15 @@ class Planner:
 
     def _correct(self, text: str) -> tuple[str, list[tuple[str, str]]]:
         out, corrections, last = [], [], 0
+        shorthand = self.engine.shorthand
         for token in tokenize(text):
             if "://" in text[max(0, token.start - 8) : token.start + 3]:
                 continue
-            fixed = self.engine.speller.correct(token.word)
+            around = text[max(0, token.start - 1) : token.start] + text[token.end : token.end + 1]
+            if token.original in shorthand and not any(c in "-.'" for c in around):
+                fixed: str | None = shorthand[token.original]  # "wat" -> "what", written on its own in lower case
+            else:
+                fixed = self.engine.speller.correct(token.word)
             if fixed is None:
                 continue
             if token.original[:1].isupper():
@@ -110,7 +116,7 @@ class Planner:
         st.period = engine.dates.parse(plan.normalized, today)
         if st.period:
             plan.period = st.period.iso()
-        st.terms = query_terms(plan.normalized, engine.stopwords)
+        st.terms = query_terms(plan.normalized, engine.search_stopwords)
         plan.search_terms = list(st.terms)
         plan.expansions = sorted({s for t in st.terms for s in engine.synonyms.get(t, ())} - set(st.terms))
         plan.intent = st.kind
@@ -125,7 +131,7 @@ class Planner:
                 found = self.authored_phrases.get(tuple(words[at : at + n]))
                 if found is None or (best is not None and best[0] <= found[0]):
                     continue
-                if all(w in self.filler for w in words[:at] + words[at + n :]):
+                if all(w in self.answer_filler for w in words[:at] + words[at + n :]):
                     best = found
         return best[1] if best else None
 
@@ -143,10 +149,12 @@ class Planner:
             lists.comparison,
             career.place_of,
             career.career,
+            relations.dates,
             lists.count,
             lists.period,
             texts.described_work,
             lists.class_list,
+            relations.relation,
             lambda s: key is not None and about.authored(s, key),
             lambda s: s.kind in ("contact", "recent") and about.authored(s, s.kind),
             texts.define,

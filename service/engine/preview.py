@@ -63,7 +63,7 @@ def preview(planner: Planner, text: str) -> Preview:
             "url": about_url(found),
         }
         return Preview(question, 95, "High", best)
-    terms = query_terms(corrected, engine.stopwords)
+    terms = query_terms(corrected, engine.search_stopwords)
     hits = search_articles(engine.passages, terms, engine.synonyms, engine.weights["article"], limit=1)
     if not hits or hits[0].coverage < float(engine.weights["wiki_hits"]["min_coverage"]):
         return Preview(question, 0, "None", None, engine.say("preview_none"))

@@ -150,6 +150,7 @@ def search_articles(
     *,
     article: str | None = None,
     limit: int = 30,
+    prefer: frozenset[str] = frozenset(),
 ) -> list[ArticleHit]:
     """Articles ranked for the stemmed query words; `synonyms` maps a word to its stemmed synonyms.
 
@@ -172,8 +173,11 @@ def search_articles(
         for doc in index.article_docs.get(article, ()):
             heading = index.heading_terms[doc]
             found = sum(1 for t in query if t in heading or not synonyms.get(t, set()).isdisjoint(heading))
-            if found:
-                scores[doc] = scores.get(doc, 0.0) + weights["heading_bonus"] * found
+            bonus = weights["heading_bonus"] * found
+            if not prefer.isdisjoint(index.section_terms[doc]):  # "How it works" for a how question
+                bonus += float(weights.get("section_cue_bonus", weights["heading_bonus"]))
+            if bonus:
+                scores[doc] = scores.get(doc, 0.0) + bonus
     elif len(query) > 1:  # across articles, a section headed with the question's words ("Why she went independent")
         share = float(weights.get("section_heading_bonus", 0.0))
         headed = {d for t in weighted for d in index.section_docs.get(t, ())}
@@ -207,10 +211,17 @@ def search_articles(
     return hits[:limit]
 
 
-def best_passage_for(index: PassageIndex, article: str, query: Sequence[str], synonyms: Mapping[str, set[str]],
-                     weights: Mapping[str, float]) -> PassageHit | None:  # fmt: skip
-    """The passage of one article that best answers the query (its lead when nothing matches)."""
-    for hit in search_articles(index, query, synonyms, weights, article=article):
+def best_passage_for(
+    index: PassageIndex,
+    article: str,
+    query: Sequence[str],
+    synonyms: Mapping[str, set[str]],
+    weights: Mapping[str, float],
+    prefer: frozenset[str] = frozenset(),
+) -> PassageHit | None:
+    """The passage of one article that best answers the query (its lead when nothing matches); a section whose
+    heading holds a word of `prefer` gains the heading bonus once."""
+    for hit in search_articles(index, query, synonyms, weights, article=article, prefer=prefer):
         return hit.best
     lead = index.leads.get(article)
     return PassageHit(lead, 0.0) if lead else None

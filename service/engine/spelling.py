@@ -58,6 +58,10 @@ class Speller:
         self._english = SpellChecker().word_frequency
         self.correct = lru_cache(maxsize=8192)(self._correct)
 
+    def english(self, word: str) -> int:
+        """How common the word is in English (pyspellchecker's counts)."""
+        return int(self._english[word])
+
     def _edits_allowed(self, word: str) -> int:
         allowed = 0
         for length, edits in self._max_edits:

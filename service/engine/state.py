@@ -103,10 +103,12 @@ class State:
         engine = self.engine
         known = engine.known_words
         in_period = set(self.period.text.split()) if self.period else set()
+        common = engine.common_english  # "behind", "actually": words of every question, no topic of their own
         stems = (
             stem(w)
             for w in words
             if w not in engine.stopwords and w not in engine.intents.filler and w not in in_period
+            and engine.speller.english(w) < common
         )
         return [
             t

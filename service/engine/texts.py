@@ -8,7 +8,7 @@ from service.engine.intents import contains
 from service.engine.retrieve import PassageHit, best_passage_for
 from service.engine.routes import plural
 from service.engine.state import State
-from service.text import terms
+from service.text import stem, terms
 
 
 def define(st: State) -> bool:
@@ -63,11 +63,13 @@ def explain(st: State) -> bool:
 def best_passage(st: State) -> PassageHit | None:
     """The passage answering the question: in the article of what is named, else the best article's."""
     weights = st.engine.weights["article"]
+    sections = st.engine.intents.sections
+    prefer = frozenset(stem(w) for word in ("how", "why") if word in st.words for w in sections.get(word, ()))
     for e in st.entities:  # in its own article a name says nothing: the rest of the question picks the section
         if e.has_article:
             own = {t for m in st.linked.mentions if e.iri in m.iris for t in terms(m.text)}
             inner = tuple(t for t in st.terms if t not in own and t not in st.engine.generic) or st.terms
-            hit = best_passage_for(st.engine.passages, e.name, inner, st.engine.synonyms, weights)
+            hit = best_passage_for(st.engine.passages, e.name, inner, st.engine.synonyms, weights, prefer)
             if hit is not None and (hit.score > 0 or not st.hits):
                 return hit
     return st.hits[0].best if st.hits else None
@@ -135,7 +137,11 @@ def top_passage(st: State) -> bool:
     hit = st.hits[0] if st.hits else None
     support = _support(st, hit.best) if hit is not None else 0.0
     graph = described(st) if not st.entities else None
-    if graph is not None and graph[1] > support and _enough(st, graph[1]):
+    # on a tie, the work whose own name holds the question's words ("his thesis": the "MSc thesis")
+    own = set(terms(f"{graph[0].label} {graph[0].short or ''}")) if graph is not None else set()
+    titled = set(terms(hit.best.passage.title)) if hit is not None else set()
+    named = bool(set(st.terms) & own - titled)
+    if graph is not None and (graph[1] > support or (graph[1] == support and named)) and _enough(st, graph[1]):
         e, st.support = graph
         st.plan.route = "described"
         st.listed = [e.iri]

@@ -12,6 +12,9 @@ It ships with the package, in this folder, and is versioned and tested with the 
   query-examples.yaml  example parameters of the stored queries (by kind, for any portfolio)
   messages.yaml        the sentences the engine writes around its answers
   technologies.yaml    well-known technologies and their skill categories, for the pivot
+  shorthand.yaml       chat shorthand read as the word it stands for ("wat" -> "what")
+  irregular.yaml       irregular verb forms, for the stemmer ("went" -> "go"); the same at build and question
+                       time, so it is the engine's alone (an owner cannot override it)
 
 An owner's data/lexicon/NAME.yaml with one of these names changes the engine's file for that portfolio:
 
@@ -35,7 +38,7 @@ from service.errors import Problem
 
 DIR = Path(__file__).parent
 STEMS = ("routes", "intents", "weights", "abstain", "answers", "dates", "stopwords", "query-examples", "messages",
-         "technologies")  # fmt: skip
+         "technologies", "shorthand")  # fmt: skip
 # Mappings an owner may add keys to (their keys are names the owner chooses), by file and path (* for any key).
 _OPEN: dict[str, set[tuple[str, ...]]] = {
     "answers": {("about",), ("canned",), ("canned", "*"), ("shortcuts",)},
@@ -44,6 +47,7 @@ _OPEN: dict[str, set[tuple[str, ...]]] = {
     "abstain": {("unpublished_kinds",)},
     "query-examples": {()},
     "intents": {("references", "ordinals")},
+    "shorthand": {()},
 }
 Lines = dict[yamlfile.Path, int]
 # Keys of earlier versions, still read: (file, old key) -> new key.

@@ -56,7 +56,7 @@ def test_openapi_describes_the_api(http: httpx.Client) -> None:
 
 def test_healthz(http: httpx.Client) -> None:
     body = http.get("/healthz").json()
-    assert body["status"] == "ok" and body["ontology_version"] == "1.0.0" and body["built_at"]
+    assert body["status"] == "ok" and body["ontology_version"] == "1.1.0" and body["built_at"]
 
 
 ERROR_KEYS = {"status", "code", "message"}

@@ -1,0 +1,75 @@
+"""Questions about one named thing's dates, or about the things it is related to, answered from the graph.
+
+"since when?" after a work, "when did he start Roost": the work's own dates (entity-facts). "what replaced
+Noctule?", "what is Marten made of?": the neighbours through the property the question names, by the
+property's label or one of the other names the ontology gives it (skos:altLabel, queries/relation-names.rq),
+so a new relation is an edit of the ontology, not of Python.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from service.engine.intents import contains
+from service.engine.routes import labels, names, plural
+from service.engine.state import State
+
+SKIP = ("define", "navigate", "source", "contact", "stack")
+
+
+def _month(value: str) -> str:
+    return date.fromisoformat(value[:10]).strftime("%B %Y")
+
+
+def dates(st: State) -> bool:
+    """ "when did he start Roost", "how long did Loom take": a named work's start, end and publication."""
+    works = [e for e in st.entities if e.kind == "work"]
+    if not st.has("time") or len(works) != 1 or len(st.entities) != 1 or st.kind in SKIP or st.period is not None:
+        return False
+    e = works[0]
+    facts = st.run("facts", {"entity": e.iri})
+    values = {r["property"].value.rsplit("#", 1)[-1]: r["value"].value for r in facts.rows}
+    start, end, published = values.get("startDate"), values.get("endDate"), values.get("published")
+    if not start:
+        return False
+    if end:
+        finish = date.fromisoformat(end[:10])
+        months = (finish.year - int(start[:4])) * 12 + finish.month - int(start[5:7]) + 1
+        span = f"from {_month(start)} to {_month(end)} ({plural(months, 'month', 'months')})"
+    else:
+        span = f"since {_month(start)}, and it is still going"
+    text = f"{e.display} ran {span}." if end else f"{e.display} has run {span}."
+    if published:
+        venue = f" in {values['venue']}" if values.get("venue") else ""
+        text += f" It was published in {_month(published)}{venue}."
+    st.plan.route = "dates"
+    st.exact = True
+    st.listed = [e.iri]
+    st.say(text, st.read_entity(e, facts))
+    return True
+
+
+def relation(st: State) -> bool:
+    """The things one named entity is related to through the property the question names."""
+    ents = st.entities
+    if len(ents) != 1 or st.kind in SKIP:
+        return False
+    asked = [(key, prop) for key, prop in st.engine.relations if contains(st.said, key)]
+    if not asked:
+        return False
+    longest = max(len(key) for key, _ in asked)
+    wanted = {prop for key, prop in asked if len(key) == longest}
+    e = ents[0]
+    run = st.run("neighbours", {"entity": e.iri})
+    rows = [r for r in run.rows if r["property"].value in wanted and r["direction"].value == "out"]
+    if not rows:
+        return False
+    by_property: dict[str, list[str]] = {}
+    for r in rows:
+        by_property.setdefault(r["propertyLabel"].value, []).append(r["neighbour"].value)
+    said = "; ".join(f"{label} {names(labels(st, iris), 8)}" for label, iris in by_property.items())
+    st.plan.route = "relation"
+    st.exact = True
+    st.listed = [e.iri, *dict.fromkeys(i for iris in by_property.values() for i in iris)]
+    st.say(f"{e.display}: {said}.", st.read_query(run, said))
+    return True
