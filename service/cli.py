@@ -23,6 +23,7 @@ from service.kb.build import build, is_current
 from service.kb.check import check_inputs
 from service.kb.manifest import changes, read_manifest
 from service.kb.sources import Sources
+from service.scaffold import init_portfolio
 
 
 def _sources(args: argparse.Namespace) -> Sources:
@@ -113,6 +114,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
         access_log=args.access_log,
         log_level="info",
     )
+    return 0
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    dest = Path(args.dir)
+    written = init_portfolio(dest, args.name, args.email, args.pronoun)
+    for path in written:
+        print(f"  wrote {path}")
+    data, wiki = dest / "data", dest / "wiki"
+    print(f"\nA portfolio for {args.name} is in {dest}. Next:")
+    print(f"  python -m service validate --data {data} --wiki {wiki} --kb {dest / 'kb'}")
+    print(f"  python -m service build --data {data} --wiki {wiki} --kb {dest / 'kb'}")
+    print(f"  python -m service serve --kb {dest / 'kb'}")
+    print("docs/DATA.md describes every file and field.")
     return 0
 
 
@@ -212,6 +227,11 @@ def _parser() -> argparse.ArgumentParser:
     inputs(p)
     p = command("info", cmd_info, "the manifest's counts and versions")
     p.add_argument("--json", action="store_true", help="print the whole manifest as JSON")
+    p = command("init", cmd_init, "write a minimal new portfolio (one person, role, work, skill, article) to DIR")
+    p.add_argument("dir", help="a new or empty folder")
+    p.add_argument("--name", default="Ada Byte", help="the person's name as written (default: Ada Byte)")
+    p.add_argument("--email", help="the public contact address (default: hello@<name>.example)")
+    p.add_argument("--pronoun", default="they", choices=["she", "he", "they"], help="default: they")
     p = command("serve", cmd_serve, "serve the web app (ask page, API, SPARQL endpoint, pages) with uvicorn")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)

@@ -108,7 +108,7 @@ class Engine:
         for alias, target in lex.aliases.items():
             if target in by_name:
                 alias_names[alias].add(by_name[target].iri)
-        taken = set(graph_names) | set(lex.aliases)
+        taken = set(graph_names) | set(lex.aliases) | set(voice.names)  # "Ada" names the person, not the language
         absent_items, ordinary = _absent(lex.absent, extra.get("technologies") or [], taken)
         ordinary |= set(lex.ordinary_words)
         intents = Intents(language["intents"])

@@ -32,6 +32,9 @@ def pivot(st: State) -> bool:
         at = lowered.find(st.period.text)
         inside = range(at, at + len(st.period.text)) if at >= 0 else range(0)
         absent.mentions = [m for m in absent.mentions if m.start not in inside]
+    linked_spans = [(m.start, m.end) for m in st.linked.mentions]
+    absent.mentions = [m for m in absent.mentions  # a name of the graph wins over a technology of the same name
+                       if not any(a < m.end and m.start < b and (b - a) >= (m.end - m.start) for a, b in linked_spans)]
     spans = [(m.start, m.end) for m in absent.mentions]
     # a skill linked inside an absent name ("js" in "Vue.js") is part of that name, not a skill she uses
     outside = [m for m in st.linked.mentions if not any(a <= m.start and m.end <= b for a, b in spans)]
@@ -60,10 +63,11 @@ def pivot(st: State) -> bool:
         st.read_query(evidence, f"{len(evidence.rows)} rows"),
     )
     if used:
-        counts = ", ".join(r["works"].value for r in used)
+        counts = names([r["works"].value for r in used], 3)
+        unit = "work" if len(used) == 1 and used[0]["works"].value == "1" else "works"
         st.say(
             f"The {many} {st.voice.short} uses most are {names([r['skill'].label or '' for r in used], 3)} "
-            f"({counts} works{' each' if len(used) > 1 else ''}).",
+            f"({counts} {unit}{' respectively' if len(used) > 1 else ''}).",
             st.read_query(skills, ", ".join(f"{r['skill'].label}: {r['works'].value}" for r in used)),
         )
     if st.listed:

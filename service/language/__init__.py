@@ -49,6 +49,8 @@ _OPEN: dict[str, set[tuple[str, ...]]] = {
     "intents": {("references", "ordinals")},
     "shorthand": {()},
 }
+# Keys an owner may add to a mapping beside those the engine's has, by file and path (* for any key).
+_ALSO: dict[tuple[str, ...], set[str]] = {("intents", "*"): {"starts_with", "mentions", "ends_with", "unless"}}
 Lines = dict[yamlfile.Path, int]
 # Keys of earlier versions, still read: (file, old key) -> new key.
 _RENAMED = {("abstain", "her_words"): "person_words"}
@@ -108,11 +110,12 @@ class _Merge:
             name = key[:-1] if op else key
             name = _RENAMED.get((self.stem, name), name) if not where else name
             at, here = (*path, key), (*where, name)
-            if name not in base and not open_:
+            also = _ALSO.get((self.stem, *where), set()) | _ALSO.get((self.stem, *where[:-1], "*"), set())
+            if name not in base and not open_ and name not in also:
                 known = ", ".join(sorted(str(k) for k in base)[:12])
                 self.bad(at, f"`{'.'.join(here)}` is not a setting of the engine's {self.stem}.yaml (it has: {known})")
                 continue
-            current = base.get(name)
+            current = out.get(name)  # several operations on one key apply in turn
             if op == "+":
                 out[name] = self.extend(current, value, at, here)
             elif op == "-":

@@ -24,7 +24,7 @@ from service.sparql.pool import Request, execute
 from service.web.sparql import prefixes
 from tests.conftest import ROOT
 
-W3C = ROOT.parent / "shared" / "conformance" / "w3c-sparql11"
+W3C = ROOT / "tests" / "conformance" / "w3c-sparql11"  # vendored W3C test data, with its licence
 MF = rdflib.Namespace("http://www.w3.org/2001/sw/DataAccess/tests/test-manifest#")
 HT = rdflib.Namespace("http://www.w3.org/2011/http#")
 CNT = rdflib.Namespace("http://www.w3.org/2011/content#")

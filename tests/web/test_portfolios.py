@@ -2,11 +2,13 @@
 HTTP and answers in its own person's words, with nothing of the demo person in them.
 
 The tiny portfolio (tests/fixtures/tiny) has no pronoun, no authored answer and no engine file of its own;
-the second demo (examples/mateo) is a man in another field, with a lexicon its owner wrote.
+the second demo (examples/mateo) is a man in another field, with a lexicon its owner wrote; the third is what
+`python -m service init` writes for a new owner.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import unquote
@@ -32,14 +34,20 @@ PERSONS = {
              "first_work": "Tidemark", "second_work": "Plotline", "org": "Orbitwell Mapping", "place": "Northhaven"},
     "mateo": {"name": "Mateo Varga", "short": "Mateo", "they": "he", "them": "him", "their": "his",
               "first_work": "Marten", "second_work": "Noctule", "org": "Lydhus Hearing", "place": "Glasgow"},
+    "init": {"name": "Ada Byte", "short": "Ada", "they": "she", "them": "her", "their": "her",
+             "first_work": "Widgeteer", "second_work": "Widgeteer", "org": "Acme Widgets", "place": "Hometown"},
 }  # fmt: skip
-DEMO_WORDS = ("Ines", "Calder", "Lisbon", "Tessellate", "Lantern", " she ", " her ")
+EMAILS = {"tiny": "hello@tiny.example", "mateo": "hello@mateovarga.example", "init": "hello@adabyte.example"}
+DEMO_WORDS = ("Ines", "Calder", "Lisbon", "Tessellate", "Lantern")
 
 
-@pytest.fixture(scope="module", params=["tiny", "mateo"])
+@pytest.fixture(scope="module", params=["tiny", "mateo", "init"])
 def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
     name = str(request.param)
     root = TINY if name == "tiny" else Path(__file__).resolve().parents[2] / "examples" / "mateo"
+    if name == "init":  # what a new owner starts from
+        root = tmp_path_factory.mktemp("new") / "portfolio"
+        assert main(["init", str(root), "--name", "Ada Byte", "--pronoun", "she"]) == 0
     kb = tmp_path_factory.mktemp(name) / "kb"
     assert main(["build", "--data", str(root / "data"), "--wiki", str(root / "wiki"), "--kb", str(kb)]) == 0
     with serving(kb, kb.parent, TODAY="2026-12-01") as base:
@@ -60,7 +68,9 @@ def test_ordinary_questions_are_answered_without_a_server_error(site: tuple[str,
         assert response.status_code == 200, f"{question!r}: {response.status_code} {response.text[:300]}"
         plan = response.json()
         text = (plan["answer"] or {}).get("text") or plan.get("fallback") or ""
-        assert not any(w in f" {text} " for w in DEMO_WORDS), f"{question!r} speaks of the demo person: {text}"
+        assert not any(w in text for w in DEMO_WORDS), f"{question!r} speaks of the demo person: {text}"
+        if person["they"] != "she":
+            assert not re.search(r"\b(she|her|hers|herself)\b", text, re.I), f"{question!r}: {text}"
         nxt = httpx.post(base + "/api/next", json={"question": question}, timeout=30)
         assert nxt.status_code == 200, f"follow-ups of {question!r}: {nxt.status_code}"
 
@@ -74,8 +84,7 @@ def test_who_where_studies_and_contact_come_from_the_graph(site: tuple[str, str]
     based = ask(base, f"where is {person['short']} based?").json()
     assert person["place"] in based["answer"]["text"]
     contact = ask(base, f"how can I contact {person['them']}?").json()
-    email = contact["answer"]["text"]
-    assert f"hello@{'tiny' if name == 'tiny' else 'mateovarga'}.example" in email
+    assert EMAILS[name] in contact["answer"]["text"]
 
 
 def test_not_covered_speaks_of_the_owner(site: tuple[str, str]) -> None:
