@@ -12,16 +12,13 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from service.engine.routes import answer_limit, labels, names, plural
+from service.engine.routes import answer_limit, labels, month, names, plural
 from service.engine.state import State
 from service.queries import QueryRun
 from service.text import terms
 
 SKIP = ("define", "explain", "navigate", "source", "stack", "contact")
 
-
-def _month(value: str) -> str:
-    return date.fromisoformat(value[:10]).strftime("%B %Y")
 
 
 def _span(row: dict[str, Any], today: date) -> str:
@@ -32,7 +29,7 @@ def _span(row: dict[str, Any], today: date) -> str:
     years, rest = divmod(months, 12)
     length = " and ".join(p for p in (plural(years, "year", "years") if years else "",
                                       plural(rest, "month", "months") if rest else "") if p)  # fmt: skip
-    return f"{_month(start)} to {_month(end) if end else 'now'}, {length}"
+    return f"{month(start)} to {month(end) if end else 'now'}, {length}"
 
 
 def role_text(row: dict[str, Any], today: date) -> str:
@@ -101,7 +98,8 @@ def career(st: State) -> bool:
         run = st.run("career", career_params)
         rows = [r for r in run.rows if r["role"].value in named or r["organisation"].value in named]
         rows.sort(key=lambda r: r["roleStart"].value)
-        opening = "At " + next(e.label for e in st.entities if e.iri in named)
+        first = next(e for e in st.entities if e.iri in named)
+        opening = "" if first.kind == "role" else f"At {first.label}"  # a role named says itself
     elif st.period is not None:
         start, end = st.period.iso()
         run = st.run("period_roles", {"start": start, "end": end})
@@ -136,7 +134,7 @@ def career(st: State) -> bool:
         return False
     held = [role_text(r, st.today) for r in rows]
     ref = st.read_query(run, "; ".join(held))
-    st.say(f"{opening}: {'; '.join(held)}.", ref)
+    st.say(f"{opening}: {'; '.join(held)}." if opening else f"{'; '.join(held)}.", ref)
     _finish(st, run, rows)
     return True
 

@@ -6,6 +6,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from spellchecker import SpellChecker
+
 from service.engine.catalog import Entity, load_entities
 from service.engine.dates import DateParser
 from service.engine.intents import Intents, Phrase, Phrases, phrases
@@ -109,7 +111,8 @@ class Engine:
             if target in by_name:
                 alias_names[alias].add(by_name[target].iri)
         taken = set(graph_names) | set(lex.aliases) | set(voice.names)  # "Ada" names the person, not the language
-        absent_items, ordinary = _absent(lex.absent, extra.get("technologies") or [], taken)
+        english = SpellChecker().word_frequency  # how common a word is in English: one dictionary for all
+        absent_items, ordinary = _absent(lex.absent, extra.get("technologies") or [], taken, english)
         ordinary |= set(lex.ordinary_words)
         intents = Intents(language["intents"])
         linker = Linker(
@@ -180,6 +183,7 @@ class Engine:
             settled=int(sp["settled"]),
             rare_factor=int(sp["rare_factor"]),
             names=name_words,
+            english=english,
         )
 
         answers = language["answers"]
@@ -323,16 +327,22 @@ def _all_words(spec: Any) -> set[str]:
     return set()
 
 
+_ORDINARY = 100  # an English word at least this common is an ordinary word (pyspellchecker's counts)
+
+
 def _stopwords(doc: Any) -> list[str]:
     if isinstance(doc, dict):
         return [str(w) for w in doc.get("words") or []]
     return [str(w) for w in doc or []]
 
 
-def _absent(owner: list[Absent], catalogue: list[Any], taken: set[str]) -> tuple[list[Absent], set[str]]:
+def _absent(
+    owner: list[Absent], catalogue: list[Any], taken: set[str], english: Any
+) -> tuple[list[Absent], set[str]]:
     """The technologies the pivot knows: the owner's absent.yaml, then the engine's catalogue without any
     name the graph or an alias already uses (a name in the graph always wins). Also the catalogue's names
-    that are ordinary words."""
+    that are ordinary words: of an entry marked `ordinary`, the names that are English words or very short
+    ("Go", "C"), not its other names ("golang")."""
     taken_folded = {" ".join(words(n)) for n in taken}
     out = list(owner)
     seen = {" ".join(words(n)) for a in owner for n in (a.label, *a.aliases)}
@@ -347,5 +357,5 @@ def _absent(owner: list[Absent], catalogue: list[Any], taken: set[str]) -> tuple
         seen |= {" ".join(words(n)) for n in free}
         out.append(Absent(str(item["label"]), str(item["category"]), tuple(free[1:]), listed=False))
         if item.get("ordinary"):
-            ordinary |= set(free)
+            ordinary |= {n for n in free if len(n) <= 2 or english[n.lower()] >= _ORDINARY}
     return out, ordinary

@@ -143,18 +143,22 @@ class Intents:
 
     def _only_filler_after(self, rule: str, cue: Sequence[str]) -> bool:
         """Whether the words naming nothing are, once the rule's opening and closing phrases are taken off, only
-        filler."""
+        filler ("what is X", "X - what's that?": either may come first)."""
         r = self.rules[rule]
-        rest = list(cue)
-        for phrase in sorted(r.starts_with, key=len, reverse=True):
-            if starts(rest, phrase):
-                rest = rest[len(phrase) :]
-                break
-        for phrase in sorted(r.ends_with, key=len, reverse=True):
-            if ends(rest, phrase):
-                rest = rest[: -len(phrase)]
-                break
-        return all(w in self.filler for w in rest)
+
+        def strip(words: list[str], head_first: bool) -> list[str]:
+            rest = list(words)
+            for step in ("head", "tail") if head_first else ("tail", "head"):
+                for phrase in sorted(r.starts_with if step == "head" else r.ends_with, key=len, reverse=True):
+                    if step == "head" and starts(rest, phrase):
+                        rest = rest[len(phrase) :]
+                        break
+                    if step == "tail" and ends(rest, phrase):
+                        rest = rest[: -len(phrase)]
+                        break
+            return rest
+
+        return any(all(w in self.filler for w in strip(list(cue), first)) for first in (True, False))
 
     def kind(
         self, words: Sequence[str], cue: Sequence[str], kinds: Sequence[str], *, authored: bool, linked_any: bool

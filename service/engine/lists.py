@@ -13,6 +13,7 @@ from service.engine.routes import (
     during_role,
     key_first,
     labels,
+    month,
     names,
     plural,
     role_named,
@@ -122,11 +123,16 @@ def comparison(st: State) -> bool:
     for e, side in ((a, "first"), (b, "second")):
         if describe(sides[side]):
             st.say(f"Only {e.display}: {describe(sides[side])}.", ref)
+    if a.start and b.start and a.kind == b.kind == "work":  # which came first
+        first, second = sorted((a, b), key=lambda e: e.start or "")
+        st.say(f"{first.display} began in {month(first.start or '')}, {second.display} in "
+               f"{month(second.start or '')}: {first.display} came first.", ref)  # fmt: skip
     for e in (a, b):  # what each one is, in its owner's words: the difference a reader asks for is often there
         if e.kind == "work" and e.description:
             ref = st.read_entity(e, st.run("facts", {"entity": e.iri}))
             st.say(f"{e.display}: {_first_sentence(e.description)}", ref)
     return True
+
 
 
 def _first_sentence(text: str) -> str:
@@ -145,9 +151,9 @@ def count(st: State) -> bool:
         st.plan.route = "count"
         st.exact = True
         candidate = st.engine.routes["candidates"].get(e.kind)
-        if candidate:
+        if candidate:  # the thing counted, then what was counted
             listing = st.run(candidate["query"], {candidate["param"]: e.iri})
-            st.listed = column_iris(listing, "work")
+            st.listed = [e.iri, *column_iris(listing, "work")]
         verb = VERB.get(e.kind, "use")
         st.say(f"{plural(n, 'work', 'works')} {verb + 's' if n == 1 else verb} {e.display}.",
                st.read_query(run, str(n)))  # fmt: skip
@@ -191,8 +197,6 @@ def period(st: State) -> bool:
             f"{plural(len(iris), one, many)} active {span}. {key_first(st, iris)}".strip(),
             st.read_query(works, ", ".join(labels(st, iris[:10]))),
         )
-        if not key_first(st, iris):
-            st.say(f"Among them: {names(labels(st, iris), answer_limit(st))}.", st.read_query(works, ""))
     else:
         st.say(f"No work in the graph was active {span}.", st.read_query(works, "0 rows"))
     held = [r["role"].label or r["role"].value for r in roles.rows]
@@ -291,7 +295,7 @@ def concept_works(st: State) -> bool:
         st.listed = [e.iri, *iris]
         st.say(f"{e.label}: {e.description}", st.read_entity(e, st.run("facts", {"entity": e.iri})))
     ref = st.read_query(run, ", ".join(labels(st, iris[:10])))
-    among = key_first(st, iris) or "Among them: " + names(labels(st, iris), answer_limit(st)) + "."
+    among = key_first(st, iris)
     st.say(f"{plural(len(iris), 'work', 'works')} {verb + 's' if len(iris) == 1 else verb} {e.display}. {among}", ref)
     if e.has_article and st.kind in ("explain", "search", "entity"):
         weights = st.engine.weights["article"]

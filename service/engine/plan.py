@@ -233,6 +233,8 @@ class Planner:
             return False
         if any(st.has(rule) for rule in spec.get("except") or []) or st.authored_key is not None:
             return False
+        if any(contains(st.said, key) for key, _ in self.engine.relations):  # "which university is it part of"
+            return False
         return bool(st.ask())
 
     # ------------------------------------------------------------------------- finish

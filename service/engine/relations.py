@@ -11,14 +11,11 @@ from __future__ import annotations
 from datetime import date
 
 from service.engine.intents import contains
-from service.engine.routes import labels, names, plural
+from service.engine.routes import labels, month, names, plural
 from service.engine.state import State
 
 SKIP = ("define", "navigate", "source", "contact", "stack")
 
-
-def _month(value: str) -> str:
-    return date.fromisoformat(value[:10]).strftime("%B %Y")
 
 
 def dates(st: State) -> bool:
@@ -35,13 +32,13 @@ def dates(st: State) -> bool:
     if end:
         finish = date.fromisoformat(end[:10])
         months = (finish.year - int(start[:4])) * 12 + finish.month - int(start[5:7]) + 1
-        span = f"from {_month(start)} to {_month(end)} ({plural(months, 'month', 'months')})"
+        span = f"from {month(start)} to {month(end)} ({plural(months, 'month', 'months')})"
     else:
-        span = f"since {_month(start)}, and it is still going"
+        span = f"since {month(start)}, and it is still going"
     text = f"{e.display} ran {span}." if end else f"{e.display} has run {span}."
     if published:
         venue = f" in {values['venue']}" if values.get("venue") else ""
-        text += f" It was published in {_month(published)}{venue}."
+        text += f" It was published in {month(published)}{venue}."
     st.plan.route = "dates"
     st.exact = True
     st.listed = [e.iri]
@@ -51,18 +48,22 @@ def dates(st: State) -> bool:
 
 def relation(st: State) -> bool:
     """The things one named entity is related to through the property the question names."""
-    ents = st.entities
-    if len(ents) != 1 or st.kind in SKIP:
+    ents = [e for e in st.entities if e.kind != "person"][:3]  # the person is every question's subject
+    if not ents or st.kind in SKIP:
         return False
     asked = [(key, prop) for key, prop in st.engine.relations if contains(st.said, key)]
     if not asked:
         return False
     longest = max(len(key) for key, _ in asked)
     wanted = {prop for key, prop in asked if len(key) == longest}
-    e = ents[0]
-    run = st.run("neighbours", {"entity": e.iri})
-    rows = [r for r in run.rows if r["property"].value in wanted and r["direction"].value == "out"]
-    if not rows:
+    for e in ents:  # the named thing that has the relation asked about ("hearing aids" may only be context)
+        mark = st.checkpoint()
+        run = st.run("neighbours", {"entity": e.iri})
+        rows = [r for r in run.rows if r["property"].value in wanted and r["direction"].value == "out"]
+        if rows:
+            break
+        st.rollback(mark)
+    else:
         return False
     by_property: dict[str, list[str]] = {}
     for r in rows:

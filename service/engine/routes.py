@@ -46,9 +46,22 @@ def answer_limit(st: State) -> int:
 
 
 def key_first(st: State, iris: list[str]) -> str:
-    """'Key work: A, B and C.' for the tier-1 works among the IRIs, if any."""
+    """'Key work first: A and B; then C, D and 3 more.' (or 'Among them: C, D and E.' with no key work): the
+    works a list answer names, key works first, up to the answer limit in all."""
+    limit = answer_limit(st)
     keys = [i for i in iris if st.engine.entities.get(i) and st.engine.entities[i].tier == 1]
-    return f"Key work first: {names(labels(st, keys), answer_limit(st))}." if keys else ""
+    rest = [i for i in iris if i not in keys]
+    if not keys:
+        return f"Among them: {names(labels(st, rest), limit)}." if rest else ""
+    if not rest or len(keys) >= limit:
+        return f"Key work first: {names(labels(st, keys + rest), limit)}."
+    shown = names(labels(st, rest), limit - len(keys))
+    return f"Key work first: {names(labels(st, keys), limit)}; then {shown}."
+
+
+def month(value: str) -> str:
+    """ "2024-03-01" -> "March 2024"."""
+    return date.fromisoformat(value[:10]).strftime("%B %Y")
 
 
 def plural(n: int, one: str, many: str) -> str:

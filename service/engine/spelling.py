@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import Any
 
 from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
@@ -41,6 +42,7 @@ class Speller:
         settled: int = 5,
         rare_factor: int = 20,
         names: Iterable[str] = (),
+        english: Any = None,
     ) -> None:
         self.counts = Counter(w for w in vocabulary if any(c.isalpha() for c in w))
         # A word the wiki uses rarely may itself be a typo quoted as an example ("pyhton"): it stays open to
@@ -55,7 +57,7 @@ class Speller:
         self._max_edits = sorted(max_edits.items())
         self._min_dice = min_dice
         self._guard = english_guard
-        self._english = SpellChecker().word_frequency
+        self._english = english if english is not None else SpellChecker().word_frequency
         self.correct = lru_cache(maxsize=8192)(self._correct)
 
     def english(self, word: str) -> int:

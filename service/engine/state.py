@@ -160,7 +160,7 @@ class State:
 
     def about_her(self) -> bool:
         """Something in the question ties it to the portfolio: a name it links, or a topic word."""
-        return bool(self.entities or self.linked.ambiguous) or any(
+        return bool(self.entities or self.linked.ambiguous) or self.has("describes") or any(
             w in self.engine.intents.topic_words for w in self.words
         )
 
