@@ -10,8 +10,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import uvicorn
-
 from service import engine, snapshot
 from service.bench import bench_build, bench_plan, bench_preview, bench_queries
 from service.bench_http import bench_http, bench_sparql
@@ -24,6 +22,7 @@ from service.kb.check import check_inputs
 from service.kb.manifest import changes, read_manifest
 from service.kb.sources import Sources
 from service.scaffold import init_portfolio
+from service.web.server import serve
 
 
 def _sources(args: argparse.Namespace) -> Sources:
@@ -104,16 +103,9 @@ def _planner(args: argparse.Namespace) -> engine.Planner:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    os.environ["KB_DIR"] = str(_kb_path(args).resolve())  # the workers open the KB from here
-    uvicorn.run(
-        "service.web.app:app_factory",
-        factory=True,
-        host=args.host,
-        port=args.port,
-        workers=args.workers,
-        access_log=args.access_log,
-        log_level="info",
-    )
+    # the workers open the KB from here: the link, not the build, so a newer build is picked up
+    os.environ["KB_DIR"] = str(_kb_path(args).absolute())
+    serve(args.host, args.port, args.workers, args.access_log)
     return 0
 
 
@@ -236,7 +228,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--workers", type=int, default=1)
-    p.add_argument("--access-log", action="store_true", help="log every request (costs throughput)")
+    p.add_argument("--access-log", action="store_true",
+                   help="log every request: method, path, status and time, never the client's address or the "
+                        "question (costs throughput)")  # fmt: skip
     p = command("ask", cmd_ask, "plan one question and print the answer (or the whole Plan with --json)")
     p.add_argument("question")
     p.add_argument("--previous", help="the question asked before this one (two-turn context)")

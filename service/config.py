@@ -45,7 +45,30 @@ SETTINGS: dict[str, Setting] = {
             "SPARQL_ROW_CAP", "10000", "Rows (or triples) a /sparql result is cut to; the cut is said in a header."
         ),
         Setting("SPARQL_MAX_BODY", "65536", "Bytes a /sparql request body may have."),
-        Setting("SPARQL_CLIENT_LIMIT", "4", "Queries one client may have running at once; more get 429."),
+        Setting(
+            "SPARQL_CLIENT_LIMIT",
+            "4",
+            "Queries one client may have running or waiting at once, across every web worker; more get 429.",
+        ),
+        Setting("SPARQL_MEMORY_MB", "1024", "Memory a SPARQL worker may use (address space); past it the query stops."),
+        Setting("SPARQL_MAX_RESPONSE", "16777216", "Bytes a /sparql result may have; a longer one is cut and says so."),
+        Setting("SPARQL_QUEUE", "16", "Queries that may wait for a SPARQL worker in each web worker; more get 503."),
+        Setting("SPARQL_QUEUE_WAIT", "5", "Seconds a query may wait for a SPARQL worker; then 503 with Retry-After."),
+        Setting(
+            "SPARQL_SANDBOX",
+            "on",
+            "Cut SPARQL workers off the network (network namespace and seccomp, as the host allows); off for tests.",
+        ),
+        Setting(
+            "FORWARDED_ALLOW_IPS",
+            "",
+            "Proxies whose X-Forwarded-For gives the client address (comma-separated IPs, or *); none by default.",
+        ),
+        Setting("HEADER_TIMEOUT", "10", "Seconds a client may take to send a request's headers before it is closed."),
+        Setting("BODY_TIMEOUT", "30", "Seconds a client may take to send a request's body before it is closed."),
+        Setting("MAX_CONNECTIONS", "1000", "Open connections and requests a web worker takes; more get 503."),
+        Setting("RELOAD_INTERVAL", "2", "Seconds between looks for a newer build, served without a restart."),
+        Setting("ACCESS_LOG", "off", "Log one line per request (method, path, status, time; no address or question)."),
         Setting("KEEP_BUILDS", "2", "How many finished builds to keep beside the current one's predecessor."),
     )
 }

@@ -26,6 +26,7 @@ import pyoxigraph as ox
 
 from service import sparql_text
 from service.errors import FolioError, Problem, display_path
+from service.sparql import safety
 from service.vocab import PF, XSD
 
 PARAM_TYPES = ("iri", "string", "date", "integer", "decimal", "boolean")
@@ -96,9 +97,10 @@ def read_query(path: Path) -> tuple[StoredQuery, list[Problem]]:
             bad(p.line, f"${name} is declared but never used")
     for name, at in sparql_text.projected_params(text):
         bad(at, f"${name} is a parameter and cannot stand in the projection (SELECT clause)")
-    forbidden = [t for t in sparql_text.keywords(text) if t.text.upper() in _FORBIDDEN]
-    for t in forbidden:
-        bad(t.line, f"{t.text.upper()} is not allowed in a stored query (read-only, no remote calls)")
+    forbidden = [(t.line, t.text.upper()) for t in sparql_text.keywords(text) if t.text.upper() in _FORBIDDEN]
+    forbidden += [(f.line, "SERVICE") for f in safety.service_keywords(text)]  # read as the parser reads it
+    for line, word in sorted(set(forbidden)):
+        bad(line, f"{word} is not allowed in a stored query (read-only, no remote calls)")
     if not forbidden:
         problems.extend(_parse_problems(q, shown))
     return q, problems

@@ -10,7 +10,7 @@ from functools import lru_cache
 # Order matters: long strings before short ones.
 _TOKEN = re.compile(
     r"""
-    (?P<comment>\#[^\n]*)
+    (?P<comment>\#[^\r\n]*)
   | (?P<string>'''(?:[^'\\]|\\.|'(?!''))*'''
               |\"\"\"(?:[^"\\]|\\.|"(?!""))*\"\"\"
               |'(?:[^'\\\n]|\\.)*'

@@ -11,6 +11,7 @@ from whoosh.index import Index
 
 from service.config import path_setting
 from service.errors import KBNotFound
+from service.kb.holds import Hold
 from service.kb.index import open_index
 from service.kb.lexicon import Lexicon, load_lexicon
 from service.kb.manifest import read_manifest
@@ -48,11 +49,18 @@ class KB:
     catalog: Catalog
     passages: list[Passage] = field(default_factory=list)
     articles: dict[str, str] = field(default_factory=dict)  # name -> Markdown
+    hold: Hold | None = None  # the build is served: pruning leaves it alone (service/kb/holds.py)
 
     @classmethod
-    def open(cls, path: Path | None = None, *, in_memory: bool = False) -> KB:
+    def open(cls, path: Path | None = None, *, in_memory: bool = False, hold: bool = False) -> KB:
+        """The KB at `path` (a build folder, or the link to one); with `hold`, the build is kept from pruning
+        until `release()`."""
         path = (path or default_kb_path()).resolve()
         if not (path / "manifest.json").exists():
+            raise KBNotFound(path)
+        kept = Hold(path, exclusive=False) if hold else None
+        if kept is not None and not (path / "manifest.json").exists():  # pruned between the look and the lock
+            kept.release()
             raise KBNotFound(path)
         manifest = read_manifest(path)
         site = Site(**manifest["site"])
@@ -75,7 +83,14 @@ class KB:
             catalog=Catalog(queries, store, lambda iri: _is_subject(store, iri)),
             passages=passages,
             articles={p.stem: p.read_text(encoding="utf-8") for p in sorted((path / "wiki").glob("*.md"))},
+            hold=kept,
         )
+
+    def release(self) -> None:
+        """Let the build be pruned again (it is no longer served by this process)."""
+        if self.hold is not None:
+            self.hold.release()
+            self.hold = None
 
     def query(self, sparql: str) -> Any:
         """Run SPARQL over the union of the ontology, stated and inferred graphs."""

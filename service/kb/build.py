@@ -21,6 +21,7 @@ import rdflib
 from service.config import path_setting, setting
 from service.errors import BuildFailed, ProblemsFound
 from service.kb.check import Checked, check_inputs
+from service.kb.holds import Hold, try_exclusive
 from service.kb.index import write_index
 from service.kb.manifest import FORMAT, changes, read_manifest, write_manifest
 from service.kb.rdf import PF
@@ -73,14 +74,17 @@ def build(sources: Sources, kb: Path, log: Log = print) -> dict[str, Any]:
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S.%f") + f"-{os.getpid()}"
     stage = root / stamp
     stage.mkdir(parents=True)
+    writing = Hold(stage, exclusive=True)  # pruning leaves a build alone while it is written
     try:
         manifest = _write(checked, stage, path_setting("CACHE_DIR"), steps)
         manifest["timings_s"] = steps.timings | {"total": round(time.perf_counter() - started, 3)}
         write_manifest(stage, manifest)
         _switch(kb, stage)
     except BaseException:
+        writing.release()
         shutil.rmtree(stage, ignore_errors=True)
         raise
+    writing.release()
     _prune(root, keep=int(setting("KEEP_BUILDS")), current=stage)
     log(f"  built {kb} in {time.perf_counter() - started:.2f} s")
     return manifest
@@ -173,6 +177,19 @@ def _switch(kb: Path, stage: Path) -> None:
 
 
 def _prune(root: Path, keep: int, current: Path) -> None:
-    builds = sorted(p for p in root.iterdir() if p.is_dir() and p != current)
-    for old in builds[: max(0, len(builds) - keep)]:
-        shutil.rmtree(old, ignore_errors=True)
+    """Remove the folders of killed builds, and finished builds beyond the `keep` newest; never one that a
+    build writes or a server serves (service/kb/holds.py), and never the current one."""
+    finished = []
+    for folder in sorted(p for p in root.iterdir() if p.is_dir() and p != current):
+        hold = try_exclusive(folder)
+        if hold is None:
+            continue  # written or served right now
+        if not (folder / "manifest.json").exists():  # a build that was killed: garbage, whatever its age
+            shutil.rmtree(folder, ignore_errors=True)
+            hold.release()
+            continue
+        finished.append((folder, hold))
+    for n, (folder, hold) in enumerate(reversed(finished)):  # newest first
+        if n >= keep:
+            shutil.rmtree(folder, ignore_errors=True)
+        hold.release()

@@ -1,6 +1,11 @@
 """Worker processes for arbitrary SPARQL: pyoxigraph cannot time out or cancel a query in-process, so each
 console query runs in a process of a small pool that is killed when it passes the time limit and replaced.
 A query of death never blocks the ask page (it runs in the web process) or the other workers.
+
+Each worker has no network (service/sparql/sandbox.py), at most SPARQL_MEMORY_MB of memory, and writes at
+most SPARQL_MAX_RESPONSE bytes of results. Waiting for a worker is bounded (SPARQL_QUEUE, SPARQL_QUEUE_WAIT),
+and a client that already runs a query may not take the last free worker: one client's queries of death
+leave a worker for everybody else.
 """
 
 from __future__ import annotations
@@ -9,7 +14,9 @@ import asyncio
 import multiprocessing as mp
 import os
 import re
+import resource
 import threading
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -20,6 +27,8 @@ import pyoxigraph as ox
 from service import sparql_text
 from service.accept import choose
 from service.sparql import results
+from service.sparql.safety import names_its_dataset
+from service.sparql.sandbox import close_network
 
 T = TypeVar("T")
 _POSITION = re.compile(r"error at (\d+):(\d+)")
@@ -33,11 +42,12 @@ class Request:
     named_graphs: tuple[str, ...] = ()
     row_cap: int = 10_000
     base_iri: str | None = None  # relative IRIs in a query resolve against the endpoint's own address
+    max_bytes: int = 16 * 1024 * 1024
 
 
 @dataclass
 class Outcome:
-    status: int  # 200, or 400 (syntax), 406 (no acceptable format), 503/504
+    status: int  # 200, or 400 (syntax, evaluation), 406 (no acceptable format), 503 (a limit)
     media_type: str = "text/plain"
     body: bytes = b""
     rows: int = 0
@@ -46,41 +56,83 @@ class Outcome:
     line: int | None = None
     column: int | None = None
     headers: dict[str, str] = field(default_factory=dict)
+    cut_by: str = ""  # what cut a truncated result: "rows" or "bytes"
+
+
+@dataclass(frozen=True)
+class Limits:
+    size: int = 2
+    timeout: float = 10.0
+    memory_mb: int = 1024
+    queue: int = 16  # queries that may wait for a worker, per web process
+    queue_wait: float = 5.0  # seconds a query may wait for one
+    sandbox: bool = True
 
 
 class QueryTimeout(Exception):
     pass
 
 
-def take(items: Iterable[T], cap: int) -> tuple[list[T], bool]:
-    """At most `cap` items, and whether there were more: a result is cut without being read to its end."""
+class Busy(Exception):
+    """Every worker is taken and the wait for one was too long (or too many are waiting)."""
+
+
+class WorkerDied(Exception):
+    """The worker stopped while running the query: it passed the memory limit, or crashed."""
+
+
+def take(items: Iterable[T], cap: int, max_bytes: int = 0, size: Any = len) -> tuple[list[T], str]:
+    """At most `cap` items and `max_bytes` of their size, and what cut them ("rows", "bytes" or ""): a result is
+    cut without being read to its end."""
     out: list[T] = []
+    total = 0
     for item in items:
         if len(out) == cap:
-            return out, True
+            return out, "rows"
+        total += size(item)
+        if max_bytes and total > max_bytes:
+            return out, "bytes"
         out.append(item)
-    return out, False
+    return out, ""
+
+
+def _row_size(row: list[Any]) -> int:
+    return sum(len(str(t)) for t in row) + 16  # the terms and the markup around them
+
+
+def _error(e: Exception) -> Outcome:
+    """An evaluation error, without anything a remote service may have said."""
+    text = str(e)
+    if isinstance(e, PermissionError) or "os error 13" in text or "ermission denied" in text:
+        return Outcome(400, message="The query tried to reach the network, which this endpoint cannot do.")
+    if "http" in text.lower() or "service" in text.lower():
+        return Outcome(400, message="The query could not be evaluated: it refers to a remote service.")
+    return Outcome(400, message=f"The query could not be evaluated: {text[:300]}")
 
 
 def execute(store: ox.Store, req: Request, prefixes: dict[str, str]) -> Outcome:
     options: dict[str, Any] = {"prefixes": prefixes, "base_iri": req.base_iri}
-    if req.default_graphs or req.named_graphs:
-        options["default_graph"] = [ox.NamedNode(g) for g in req.default_graphs] or None
-        options["named_graphs"] = [ox.NamedNode(g) for g in req.named_graphs] or None
-        if options["default_graph"] is None:
-            del options["default_graph"]
-        if options["named_graphs"] is None:
-            del options["named_graphs"]
-    else:
-        options["use_default_graph_as_union"] = True
+    if req.default_graphs:
+        options["default_graph"] = [ox.NamedNode(g) for g in req.default_graphs]
+    if req.named_graphs:
+        options["named_graphs"] = [ox.NamedNode(g) for g in req.named_graphs]
+    if not (req.default_graphs or req.named_graphs or names_its_dataset(req.query)):
+        options["use_default_graph_as_union"] = True  # only when the query does not name its own dataset
     try:
         result = store.query(req.query, **options)
     except SyntaxError as e:
         m = _POSITION.search(str(e))
         message = str(e).split(": expected", 1)[0]
         return Outcome(400, message=message, line=int(m.group(1)) if m else None, column=int(m.group(2)) if m else None)
-    except (ValueError, OSError) as e:
-        return Outcome(400, message=str(e))
+    except (ValueError, OSError, RuntimeError) as e:
+        return _error(e)
+    try:
+        return _write(store, req, options, result, prefixes)
+    except (ValueError, OSError, RuntimeError) as e:  # raised while the results were read: nothing was sent yet
+        return _error(e)
+
+
+def _write(store: ox.Store, req: Request, options: dict[str, Any], result: Any, prefixes: dict[str, str]) -> Outcome:
     if isinstance(result, ox.QueryBoolean):
         media = choose(req.accept, results.SELECT_TYPES, "application/sparql-results+json")
         if media is None:
@@ -92,10 +144,11 @@ def execute(store: ox.Store, req: Request, prefixes: dict[str, str]) -> Outcome:
             return Outcome(406, message="SELECT results are offered as " + ", ".join(results.SELECT_TYPES))
         order = sparql_text.star_order(req.query)
         if not order and results.SELECT_TYPES[media] == "json":
-            native = results.native_json(result, req.row_cap, results.NATIVE_BUDGET)
+            budget = min(results.NATIVE_BUDGET, req.max_bytes)
+            native = results.native_json(result, req.row_cap, budget)
             if native is not None:
                 body, count, truncated = native
-                return Outcome(200, media, body, rows=count, truncated=truncated)
+                return Outcome(200, media, body, rows=count, truncated=truncated, cut_by="rows" if truncated else "")
             result = store.query(req.query, **options)  # too big for the buffer: again, written row by row
             assert isinstance(result, ox.QuerySolutions)
         variables = [v.value for v in result.variables]
@@ -104,25 +157,29 @@ def execute(store: ox.Store, req: Request, prefixes: dict[str, str]) -> Outcome:
             rank = {v: n for n, v in enumerate(order)}
             columns.sort(key=lambda i: rank.get(variables[i], len(rank)))
             variables = [variables[i] for i in columns]
-        solutions, truncated = take(result, req.row_cap)
-        rows: list[results.Row] = [[values[i] for i in columns] for values in map(list, solutions)]
+        solutions, cut = take(map(list, result), req.row_cap, req.max_bytes, _row_size)
+        rows: list[results.Row] = [[values[i] for i in columns] for values in solutions]
         body = results.select(variables, rows, results.SELECT_TYPES[media])
-        return Outcome(200, media, body, rows=len(rows), truncated=truncated)
+        return Outcome(200, media, body, rows=len(rows), truncated=bool(cut), cut_by=cut)
     media = choose(req.accept, results.GRAPH_TYPES, "text/turtle")
     if media is None:
         return Outcome(406, message="CONSTRUCT and DESCRIBE results are offered as " + ", ".join(results.GRAPH_TYPES))
-    triples, truncated = take(result, req.row_cap)
+    triples, cut = take(result, req.row_cap, req.max_bytes, lambda t: len(str(t)))
     fmt = results.GRAPH_TYPES[media]
     body = ox.serialize(triples, format=fmt, prefixes=prefixes if fmt == ox.RdfFormat.TURTLE else None) or b""
-    return Outcome(200, media, body, rows=len(triples), truncated=truncated)
+    return Outcome(200, media, body, rows=len(triples), truncated=bool(cut), cut_by=cut)
 
 
-def _serve(store_dir: str, prefixes: dict[str, str], conn: Connection) -> None:
+def _serve(store_dir: str, prefixes: dict[str, str], conn: Connection, limits: Limits) -> None:
+    walls = close_network(limits.sandbox)  # before anything reads a query
+    if limits.memory_mb > 0:
+        cap = limits.memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     disk = ox.Store.read_only(store_dir)
     store = ox.Store()
     store.extend(disk)  # an in-memory copy answers 2-4x faster than the read-only disk store
     del disk
-    conn.send("ready")
+    conn.send(("ready", walls))
     while True:
         try:
             req = conn.recv()
@@ -130,26 +187,24 @@ def _serve(store_dir: str, prefixes: dict[str, str], conn: Connection) -> None:
             return
         try:
             outcome = execute(store, req, prefixes)
+        except MemoryError:
+            outcome = Outcome(503, message=f"The query needed more than {limits.memory_mb} MB and was stopped.")
         except Exception as e:  # a bug in a format, never the caller's fault: report, keep serving
-            outcome = Outcome(500, message=f"{type(e).__name__}: {e}")
+            outcome = Outcome(500, message=f"{type(e).__name__}")
         conn.send(outcome)
 
 
 class _Worker:
-    def __init__(self, ctx: Any, store_dir: str, prefixes: dict[str, str]) -> None:
+    def __init__(self, ctx: Any, store_dir: str, prefixes: dict[str, str], limits: Limits) -> None:
         self.parent, child = ctx.Pipe()
-        self.process = ctx.Process(target=_serve, args=(store_dir, prefixes, child), daemon=True)
+        self.process = ctx.Process(target=_serve, args=(store_dir, prefixes, child, limits), daemon=True)
         self.process.start()
         child.close()
-        if not self.parent.poll(120) or self.parent.recv() != "ready":
+        if not self.parent.poll(120):
             raise RuntimeError("a SPARQL worker did not start")
-
-    def call(self, req: Request, timeout: float) -> Outcome:
-        self.parent.send(req)
-        if self.parent.poll(timeout):
-            outcome: Outcome = self.parent.recv()
-            return outcome
-        raise QueryTimeout
+        word, self.walls = self.parent.recv()
+        if word != "ready":
+            raise RuntimeError("a SPARQL worker did not start")
 
     async def ask(self, req: Request, timeout: float) -> Outcome:
         """Send the query and wait for the answer on the event loop (no thread): readable pipe or time limit."""
@@ -170,7 +225,10 @@ class _Worker:
         finally:
             loop.remove_reader(fd)
             os.set_blocking(fd, True)  # the loop made it non-blocking; the rest of a long answer is read in one go
-        outcome: Outcome = self.parent.recv()
+        try:
+            outcome: Outcome = self.parent.recv()
+        except (EOFError, OSError):
+            raise WorkerDied from None
         return outcome
 
     def kill(self) -> None:
@@ -180,37 +238,85 @@ class _Worker:
 
 
 class Pool:
-    """`size` worker processes over a read-only store; `run` waits for a free one."""
+    """`size` worker processes over a read-only store; `run` waits for a free one, within limits."""
 
-    def __init__(self, store_dir: str, prefixes: dict[str, str], size: int, timeout: float) -> None:
-        self.store_dir, self.prefixes, self.timeout = store_dir, prefixes, timeout
+    def __init__(self, store_dir: str, prefixes: dict[str, str], limits: Limits) -> None:
+        self.store_dir, self.prefixes, self.limits = store_dir, prefixes, limits
+        self.timeout = limits.timeout
         self._ctx = mp.get_context("spawn")  # a fresh interpreter: no copy of the web app's state
-        self._idle: asyncio.Queue[_Worker] = asyncio.Queue()
+        self._idle: list[_Worker] = []
         self._all: list[_Worker] = []
         self._lock = threading.Lock()
-        for _ in range(size):
-            self._idle.put_nowait(self._spawn())
+        self._changed: asyncio.Condition | None = None
+        self._running: Counter[str] = Counter()  # queries each client runs in this process
+        self._waiting = 0
+        for _ in range(max(1, limits.size)):
+            self._idle.append(self._spawn())
+        self.walls: list[str] = list(self._all[0].walls) if self._all else []
 
     def _spawn(self) -> _Worker:
-        worker = _Worker(self._ctx, self.store_dir, self.prefixes)
+        worker = _Worker(self._ctx, self.store_dir, self.prefixes, self.limits)
         with self._lock:
             self._all.append(worker)
         return worker
 
-    async def _replace(self, worker: _Worker) -> None:
+    def _condition(self) -> asyncio.Condition:
+        if self._changed is None:
+            self._changed = asyncio.Condition()
+        return self._changed
+
+    def _may_take(self, client: str) -> bool:
+        """A free worker, and not the last one for a client that already has one running."""
+        return bool(self._idle) and (len(self._idle) > 1 or self._running[client] == 0 or len(self._all) == 1)
+
+    async def _acquire(self, client: str) -> _Worker:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.limits.queue_wait
+        changed = self._condition()
+        async with changed:
+            while not self._may_take(client):
+                remaining = deadline - loop.time()
+                if remaining <= 0 or self._waiting >= self.limits.queue:
+                    raise Busy
+                self._waiting += 1
+                try:
+                    await asyncio.wait_for(changed.wait(), remaining)
+                except TimeoutError:
+                    raise Busy from None
+                finally:
+                    self._waiting -= 1
+            self._running[client] += 1
+            return self._idle.pop()
+
+    async def _release(self, client: str, worker: _Worker) -> None:
+        changed = self._condition()
+        async with changed:
+            self._running[client] -= 1
+            if self._running[client] <= 0:
+                del self._running[client]
+            self._idle.append(worker)
+            changed.notify_all()
+
+    async def _replace(self, worker: _Worker) -> _Worker:
         worker.kill()
         with self._lock:
-            self._all.remove(worker)
-        self._idle.put_nowait(await asyncio.to_thread(self._spawn))
+            if worker in self._all:
+                self._all.remove(worker)
+        return await asyncio.to_thread(self._spawn)
 
-    async def run(self, req: Request) -> Outcome:
-        worker = await self._idle.get()
+    async def run(self, req: Request, client: str = "") -> Outcome:
+        worker = await self._acquire(client)
         try:
             outcome = await worker.ask(req, self.timeout)
+        except WorkerDied:
+            worker = await self._replace(worker)
+            outcome = Outcome(503, message=f"The query needed more than {self.limits.memory_mb} MB of memory, or "
+                                           "stopped its worker, and was stopped.")  # fmt: skip
         except BaseException:  # the time limit, or the caller gone: the worker may still be busy, so it goes
-            await self._replace(worker)
+            worker = await self._replace(worker)
             raise
-        self._idle.put_nowait(worker)
+        finally:
+            await self._release(client, worker)
         return outcome
 
     def close(self) -> None:

@@ -1,39 +1,163 @@
-"""What a public, read-only endpoint refuses before running anything: updates, LOAD and SERVICE.
+"""What a public, read-only endpoint refuses before running anything: SERVICE, updates and LOAD.
 
-pyoxigraph makes real HTTP requests for `SERVICE <url>` from inside a query (a server-side request forgery
-hole) and has no switch to turn that off, so such queries never reach it. SPARQL allows \\uXXXX escapes
-anywhere in a query, so they are decoded first; keywords are then looked for outside strings, IRIs and
-comments, so the same word inside a string literal is allowed.
+pyoxigraph fetches `SERVICE <url>` over HTTP from inside a query, with no switch to turn that off. This check
+is the first of two walls (the second: the processes that run queries have no network, service/sparql/
+sandbox.py), and it reads a query the way Oxigraph's parser does (spargebra 0.4, a PEG grammar):
+
+- \\uXXXX escapes are decoded only inside strings and IRIs, never before parsing: `SERV\\u0049CE` is no keyword,
+  and `"\\u005C"` is a string holding a backslash, not an unclosed string;
+- a comment runs from `#` to the end of the line, which a lone carriage return also ends;
+- a prefixed name's local part may hold escapes (`e:a\\#b`, `e:a\\'`), which start neither a comment nor a string;
+- `<` starts an IRI only where the grammar expects one (`FILTER(1<2)` is a comparison): inside parentheses,
+  where a `<` could be either, both readings are followed; outside them it is always an IRI;
+- a `?` followed by a name is always a variable (Oxigraph reads a path's "zero or one" only before anything else);
+- a keyword needs no space after it (`SERVICE<http://x>`, and even `SERVICEex:a` reads as SERVICE then `ex:a`),
+  so any bare word that begins with SERVICE is one.
+
+Every reading the grammar allows is lexed (a small search over positions, each visited once), and the query
+is refused when any reading holds a SERVICE. tests/test_query_safety.py runs generated and mutated queries
+against a store while a loopback listener counts fetches: whatever this lets through fetches nothing.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from service import sparql_text
-
-_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
 UPDATE = {"INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY", "WITH"}
-REMOTE = {"SERVICE"}
+MAX_DEPTH = 128  # brackets nested deeper are refused before parsing: Oxigraph's parser overflows its stack
+
+_PN_CHARS_BASE = (
+    "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02ff\u0370-\u037d\u037f-\u1fff\u200c-\u200d\u2070-\u218f"
+    "\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf\ufdf0-\ufffd\U00010000-\U000effff"
+)
+_PN_CHARS = f"{_PN_CHARS_BASE}_0-9\u00b7\u0300-\u036f\u203f-\u2040\\-"
+_PLX = r"(?:%[0-9A-Fa-f]{2}|\\[_~.\-!$&'()*+,;=/?#@%])"
+_LOCAL = rf"(?:[{_PN_CHARS}:]|{_PLX}|\.(?=[{_PN_CHARS}:.]|{_PLX}))*"
+_TOKEN = re.compile(
+    rf"""
+    (?P<space>[\x20\t\r\n]+)
+  | (?P<comment>\#[^\r\n]*)
+  | (?P<string>'''(?:'{{0,2}}(?:[^'\\]|\\.))*'''
+              |\"\"\"(?:"{{0,2}}(?:[^"\\]|\\.))*\"\"\"
+              |'(?:[^'\\\r\n]|\\.)*'
+              |"(?:[^"\\\r\n]|\\.)*")
+  | (?P<var>[?$][{_PN_CHARS_BASE}_0-9][{_PN_CHARS_BASE}_0-9\u00b7\u0300-\u036f\u203f-\u2040]*)
+  | (?P<bnode>_:[{_PN_CHARS_BASE}_0-9](?:[{_PN_CHARS}]|\.(?=[{_PN_CHARS}]))*)
+  | (?P<lang>@[A-Za-z]+(?:-[A-Za-z0-9]+)*)
+  | (?P<word>(?:[{_PN_CHARS_BASE}](?:[{_PN_CHARS}]|\.(?=[{_PN_CHARS}]))*)?:{_LOCAL}
+            |[{_PN_CHARS_BASE}][{_PN_CHARS_BASE}_0-9]*)
+  | (?P<other>.)
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+# Where the grammar could read an IRI: a `<` up to the next `>` with no space inside. A superset of what
+# Oxigraph accepts (it also checks the IRI), so every real reading is among those followed.
+_IRI = re.compile(r"<[^>\x00-\x20]*>")
+_SERVICE = re.compile(r"(?i)service")
 
 
 class Refused(ValueError):
-    """A query the endpoint will not run, with the reason for the person who sent it."""
+    """A query the endpoint will not run, with the reason for the person who sent it (and the HTTP status)."""
+
+    def __init__(self, message: str, status: int = 403) -> None:
+        super().__init__(message)
+        self.status = status
 
 
-def _unescape(text: str) -> str:
-    def char(m: re.Match[str]) -> str:
-        code = int(m.group(1) or m.group(2), 16)
-        return chr(code) if code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else "\ufffd"
+@dataclass(frozen=True)
+class Found:
+    word: str
+    line: int
 
-    return _ESCAPE.sub(char, text)
+
+def _line(text: str, at: int) -> int:
+    return text.count("\n", 0, at) + text.count("\r", 0, at) - text.count("\r\n", 0, at) + 1
+
+
+def service_keywords(text: str) -> list[Found]:
+    """Every place where some reading of the query has the SERVICE keyword. A reading is a position and a
+    depth of parentheses: a `<` is a comparison only inside parentheses (FILTER, BIND, an expression), so only
+    there are both readings followed. Raises Refused when the readings are too many to follow."""
+    found: dict[int, Found] = {}
+    todo, seen = [(0, 0)], {(0, 0)}
+    budget = 64 * len(text) + 1000
+    while todo:
+        at, level = todo.pop()
+        budget -= 1
+        if budget < 0:
+            raise Refused("The query is too tangled to check safely; simplify its brackets.", status=400)
+        if at >= len(text):
+            continue
+        nexts: list[tuple[int, int]] = []
+        if text[at] == "<":
+            iri = _IRI.match(text, at)
+            if iri is not None:
+                nexts.append((iri.end(), level))  # an IRI here...
+            if iri is None or level > 0:
+                nexts.append((at + 1, level))  # ...or, inside an expression, a comparison
+        else:
+            m = _TOKEN.match(text, at)
+            assert m is not None  # `other` matches any character
+            kind, token = m.lastgroup, m.group()
+            if kind == "word" and _SERVICE.match(token):
+                found.setdefault(at, Found(token, _line(text, at)))
+            if kind == "other" and token in "()":
+                level = min(MAX_DEPTH + 1, max(0, level + (1 if token == "(" else -1)))
+            nexts.append((m.end(), level))
+        for state in nexts:
+            if state not in seen:
+                seen.add(state)
+                todo.append(state)
+    return [found[k] for k in sorted(found)]
+
+
+def _tokens(text: str) -> list[tuple[str, str, int]]:
+    """One reading of the query (IRIs where they can be), for the checks that need no search."""
+    out: list[tuple[str, str, int]] = []
+    at = 0
+    while at < len(text):
+        iri = _IRI.match(text, at) if text[at] == "<" else None
+        if iri is not None:
+            out.append(("iri", iri.group(), at))
+            at = iri.end()
+            continue
+        m = _TOKEN.match(text, at)
+        assert m is not None
+        out.append((m.lastgroup or "other", m.group(), at))
+        at = m.end()
+    return out
+
+
+def depth(text: str) -> tuple[int, int]:
+    """The deepest nesting of brackets outside strings, IRIs and comments, and the offset where it is reached."""
+    deepest, where, level = 0, 0, 0
+    for kind, token, at in _tokens(text):
+        if kind != "other":
+            continue
+        if token in "({[":
+            level += 1
+            if level > deepest:
+                deepest, where = level, at
+        elif token in ")}]":
+            level -= 1
+    return deepest, where
+
+
+def names_its_dataset(text: str) -> bool:
+    """Whether the query says which graphs it reads (FROM or FROM NAMED): then the store's union default graph
+    must not be imposed on it."""
+    return any(kind == "word" and token.upper() == "FROM" for kind, token, _ in _tokens(text))
 
 
 def check(query: str) -> None:
-    """Raise Refused for an update, LOAD or SERVICE anywhere in the query (case-insensitive)."""
-    for token in sparql_text.keywords(_unescape(query)):
-        word = token.text.upper()
-        if word in REMOTE:
-            raise Refused(f"SERVICE is not allowed on this endpoint (line {token.line}): it would fetch remote data.")
-        if word in UPDATE:
-            raise Refused(f"{word} is an update and this endpoint is read-only (line {token.line}).")
+    """Raise Refused for SERVICE in any reading, an update or LOAD, or brackets nested too deep to parse."""
+    for f in service_keywords(query):
+        raise Refused(f"SERVICE is not allowed on this endpoint (line {f.line}): it would fetch remote data.")
+    for kind, token, at in _tokens(query):
+        if kind == "word" and token.upper() in UPDATE:
+            raise Refused(f"{token.upper()} is an update and this endpoint is read-only (line {_line(query, at)}).")
+    deepest, where = depth(query)
+    if deepest > MAX_DEPTH:
+        raise Refused(f"The query nests brackets {deepest} deep (line {_line(query, where)}); at most {MAX_DEPTH} "
+                      "levels are parsed.", status=400)  # fmt: skip

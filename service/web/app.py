@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -17,15 +19,20 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service import engine
+from service.config import setting
+from service.errors import FolioError
 from service.kb import KB, default_kb_path
 from service.kb.store import STORE_DIR
 from service.web import api, console, linkeddata, pages, sparql
 from service.web.errors import http_error, server_error
+from service.web.limits import ClientSlots
 from service.web.memory import FreezeLongLived
 from service.web.plans import new_cache
-from service.web.sparql import open_endpoint
+from service.web.server import AccessLog
+from service.web.sparql import new_pool, open_endpoint
 
 STATIC = Path(__file__).parent / "static"
+log = logging.getLogger("service.web")
 
 
 class SecurityHeaders:
@@ -52,22 +59,68 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+class Served:
+    """What one build serves: the KB, the planner and its caches, and the SPARQL workers over its store."""
+
+    def __init__(self, path: Path, *, with_pool: bool = False) -> None:
+        self.kb = KB.open(path, in_memory=True, hold=True)
+        self.planner = engine.load(self.kb)
+        self.plans = new_cache(self.planner)
+        self.target = self.kb.path
+        self.pool = new_pool(str(self.kb.path / STORE_DIR), self.kb.site.entity_base) if with_pool else None
+
+    def install(self, state: object) -> None:
+        """Make this the build the app serves (one assignment after another, with no await between)."""
+        if self.pool is None:
+            self.pool = new_pool(str(self.kb.path / STORE_DIR), self.kb.site.entity_base)
+        state.served = self  # type: ignore[attr-defined]
+        state.kb, state.planner, state.plans = self.kb, self.planner, self.plans  # type: ignore[attr-defined]
+        state.sparql_pool = self.pool  # type: ignore[attr-defined]
+
+    def retire(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
+        self.kb.release()
+
+
+async def _reload_when_built(app: Starlette, path: Path) -> None:
+    """Serve a newer build as soon as it is finished, without a restart and without a failed request: the new
+    KB, planner and SPARQL workers are made beside the old ones, then swapped in; the old workers finish what
+    they run before they stop, and the old build may be pruned once nothing here serves it."""
+    interval = float(setting("RELOAD_INTERVAL"))
+    grace = float(setting("SPARQL_TIMEOUT")) + 2
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            target = path.resolve()
+            if target == app.state.served.target or not (target / "manifest.json").exists():
+                continue
+            new = await asyncio.to_thread(Served, target, with_pool=True)
+        except (OSError, FolioError, RuntimeError) as e:  # a build that vanished or cannot open: keep serving
+            log.warning("not reloading %s: %s", path, e)
+            continue
+        old = app.state.served
+        new.install(app.state)
+        asyncio.get_running_loop().call_later(grace, old.retire)
+        log.info("serving the build of %s", new.kb.manifest.get("built_at"))
+
+
 def create_app(kb_path: Path | None = None) -> Starlette:
     path = kb_path or default_kb_path()
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        kb = KB.open(path, in_memory=True)
-        app.state.kb = kb
-        app.state.planner = engine.load(kb)
-        app.state.plans = new_cache(app.state.planner)
-        open_endpoint(app.state, str(kb.path / STORE_DIR), kb.site.entity_base)
+        Served(path).install(app.state)
+        app.state.sparql_clients = ClientSlots(int(setting("SPARQL_CLIENT_LIMIT")))
         # The KB and engine are hundreds of thousands of long-lived objects; a full garbage collection
         # walking them all stalls every request queued on this worker. Freeze them out of the collector.
         gc.collect()
         gc.freeze()
+        watcher = asyncio.create_task(_reload_when_built(app, path))
         yield
-        app.state.sparql_pool.close()
+        watcher.cancel()
+        app.state.served.retire()
+        app.state.sparql_clients.close()
 
     routes = [
         Route("/", pages.home),
@@ -78,14 +131,19 @@ def create_app(kb_path: Path | None = None) -> Starlette:
         Route("/wiki/{name}", pages.wiki),
         Route("/id/{name}", linkeddata.entity),
         Route("/healthz", pages.healthz),
+        Route("/readyz", pages.readyz),
         Route("/sparql", sparql.endpoint, methods=["GET", "POST", "OPTIONS"]),
         Route("/console", console.page_handler),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
+    logged = [Middleware(AccessLog)] if setting("ACCESS_LOG").lower() in ("on", "1", "true", "yes") else []
+    if logged:
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
         middleware=[
+            *logged,
             Middleware(FreezeLongLived),
             Middleware(SecurityHeaders),
             Middleware(GZipMiddleware, minimum_size=2048),

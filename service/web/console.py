@@ -15,9 +15,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from service.config import setting
-from service.sparql import pool as workers
-from service.sparql.safety import Refused, check
-from service.web.sparql import prefixes
+from service.web.errors import ApiError
+from service.web.sparql import prefixes, run_query
 from service.web.templating import page
 
 STARTER = "\n\nSELECT ?work ?label WHERE {\n  ?work a pf:Work ; rdfs:label ?label .\n}\nLIMIT 20\n"
@@ -45,17 +44,12 @@ async def page_handler(request: Request) -> Response:
 
 
 async def _run(request: Request, query: str) -> dict[str, Any]:
-    try:
-        check(query)
-    except Refused as e:
-        return {"error": {"message": str(e)}}
+    """The console runs a query on the same path as /sparql: the same check, client limit and workers."""
     start = time.perf_counter()
     try:
-        outcome = await request.app.state.sparql_pool.run(
-            workers.Request(query, "application/sparql-results+json, text/turtle;q=0.9", row_cap=1000)
-        )
-    except workers.QueryTimeout:
-        return {"error": {"message": f"The query ran longer than {setting('SPARQL_TIMEOUT')} s and was stopped."}}
+        outcome = await run_query(request, query, "application/sparql-results+json, text/turtle;q=0.9", row_cap=1000)
+    except ApiError as e:
+        return {"error": {"message": str(e.detail)}}
     ms = (time.perf_counter() - start) * 1000
     if outcome.status != 200:
         return {"error": {"message": outcome.message, "line": outcome.line, "column": outcome.column}}

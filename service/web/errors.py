@@ -32,10 +32,11 @@ CODES = {
 
 
 class ApiError(HTTPException):
-    """An error with a status and a message meant for the person who sent the request."""
+    """An error with a status and a message meant for the person who sent the request (and headers such as
+    Retry-After)."""
 
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(status_code=status, detail=message)
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(status_code=status, detail=message, headers=headers)
 
 
 def error_body(status: int, message: str) -> dict[str, dict[str, object]]:
@@ -48,10 +49,17 @@ def _wants_json(request: Request) -> bool:
     return api or "text/html" not in accept
 
 
-def render(request: Request, status: int, message: str) -> Response:
+CORS_PATHS = ("/sparql",)  # errors of a CORS endpoint carry its CORS headers too
+
+
+def render(request: Request, status: int, message: str, headers: dict[str, str] | None = None) -> Response:
+    extra = dict(headers or {})
+    if request.url.path.startswith(CORS_PATHS):
+        extra |= {"Access-Control-Allow-Origin": "*",
+                  "Access-Control-Expose-Headers": "X-SPARQL-Truncated, X-SPARQL-Rows"}  # fmt: skip
     if _wants_json(request):
-        return JSONResponse(error_body(status, message), status_code=status)
-    return page(request, "error.html", {"status": status, "message": message}, status=status)
+        return JSONResponse(error_body(status, message), status_code=status, headers=extra)
+    return page(request, "error.html", {"status": status, "message": message}, status=status, headers=extra)
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
@@ -59,7 +67,7 @@ async def http_error(request: Request, exc: Exception) -> Response:
     message = exc.detail if isinstance(exc.detail, str) else "error"
     if exc.status_code == 404 and message == "Not Found":
         message = f"Nothing here: {request.url.path}"
-    return render(request, exc.status_code, message)
+    return render(request, exc.status_code, message, dict(exc.headers or {}))
 
 
 async def server_error(request: Request, exc: Exception) -> Response:

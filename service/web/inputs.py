@@ -6,7 +6,7 @@ import json
 import unicodedata
 from typing import Any
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 
 from service.web.errors import ApiError
 
@@ -14,18 +14,37 @@ MAX_QUESTION = 500
 MAX_BODY = 16 * 1024
 
 
+DRAIN = 8 * 1024 * 1024  # bytes of an oversize body read and dropped, so the client can read the 413
+
+
 async def read_body(request: Request, limit: int) -> bytes:
-    """The request body, refused with 413 as soon as it passes `limit` bytes (declared or streamed)."""
+    """The request body, refused with 413 once it passes `limit` bytes (declared or streamed). The rest of an
+    oversize body, up to DRAIN bytes, is read and dropped first: a client that sends it without waiting for an
+    answer then reads the 413 instead of a reset connection."""
     declared = request.headers.get("content-length", "")
+    too_large = ApiError(413, f"The request body is limited to {limit} bytes.")
     if declared.isdigit() and int(declared) > limit:
-        raise ApiError(413, f"The request body is limited to {limit} bytes.")
+        if int(declared) <= DRAIN:
+            await _drain(request, DRAIN)
+        raise too_large
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
-            raise ApiError(413, f"The request body is limited to {limit} bytes.")
+            await _drain(request, DRAIN - size)
+            raise too_large
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+async def _drain(request: Request, budget: int) -> None:
+    try:
+        async for chunk in request.stream():
+            budget -= len(chunk)
+            if budget < 0:
+                return
+    except ClientDisconnect:
+        return
 
 
 async def body_json(request: Request) -> dict[str, Any]:
@@ -43,6 +62,8 @@ async def body_json(request: Request) -> dict[str, Any]:
         doc = json.loads(text)
     except json.JSONDecodeError as e:
         raise ApiError(400, f"The request body is not valid JSON: {e.msg} at line {e.lineno}.") from None
+    except RecursionError:
+        raise ApiError(400, "The request body nests JSON too deeply.") from None
     if not isinstance(doc, dict):
         raise ApiError(400, 'The request body is a JSON object, such as {"question": "Rust projects"}.')
     return doc
@@ -55,8 +76,8 @@ def clean_question(value: Any, name: str = "question", *, required: bool = True)
         return None
     if not isinstance(value, str):
         raise ApiError(422, f"`{name}` must be a string.")
-    if "\ufffd" in value:
-        raise ApiError(400, f"`{name}` is not valid UTF-8.")
+    if "\ufffd" in value or any("\ud800" <= c <= "\udfff" for c in value):
+        raise ApiError(400, f"`{name}` is not valid UTF-8 (or holds a lone surrogate).")
     if any(unicodedata.category(c) == "Cc" and c not in "\t\n\r" for c in value):
         raise ApiError(422, f"`{name}` contains control characters.")
     if len(value) > MAX_QUESTION:

@@ -65,10 +65,21 @@ async def wiki(request: Request) -> Response:
 
 
 async def healthz(request: Request) -> Response:
+    """Liveness: the build served now, and which walls keep SPARQL workers off the network."""
     kb = request.app.state.kb
     return JSONResponse({
         "status": "ok",
         "ontology_version": kb.manifest["ontology_version"],
         "built_at": kb.manifest["built_at"],
         "triples": kb.manifest["counts"]["triples"]["store"],
+        "sparql_network": {"closed_by": request.app.state.sparql_pool.walls},
     })  # fmt: skip
+
+
+async def readyz(request: Request) -> Response:
+    """Readiness: the KB is open and its store answers."""
+    try:
+        ready = bool(request.app.state.kb.query("ASK { ?s ?p ?o }"))
+    except (AttributeError, OSError, RuntimeError):
+        ready = False
+    return JSONResponse({"ready": ready}, status_code=200 if ready else 503)

@@ -7,7 +7,6 @@ SERVICE are refused before anything runs; each query runs in a worker process ki
 
 from __future__ import annotations
 
-from collections import Counter
 from urllib.parse import parse_qs
 
 import pyoxigraph as ox
@@ -20,8 +19,9 @@ from service.sparql import pool as workers
 from service.sparql.results import GRAPH_TYPES
 from service.sparql.safety import Refused, check
 from service.vocab import PF
-from service.web.errors import ApiError
+from service.web.errors import ApiError, error_body
 from service.web.inputs import read_body
+from service.web.limits import ClientSlots
 
 FORMAT_PARAM = {  # ?format= for download links, which cannot set an Accept header
     "json": "application/sparql-results+json, text/turtle;q=0.9",
@@ -48,25 +48,6 @@ def prefixes(entity_base: str) -> dict[str, str]:
         "schema": "https://schema.org/",
         "dcterms": "http://purl.org/dc/terms/",
     }
-
-
-class ClientLimit:
-    """How many queries each client has running; nothing is kept once a client has none (no stored IPs)."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.running: Counter[str] = Counter()
-
-    def enter(self, client: str) -> bool:
-        if self.running[client] >= self.limit:
-            return False
-        self.running[client] += 1
-        return True
-
-    def leave(self, client: str) -> None:
-        self.running[client] -= 1
-        if self.running[client] <= 0:
-            del self.running[client]
 
 
 def _decode(raw: bytes, charset: str | None) -> str:
@@ -109,6 +90,52 @@ async def _request_params(request: Request) -> dict[str, list[str]]:
     return params
 
 
+async def run_query(
+    request: Request,
+    query: str,
+    accept: str,
+    *,
+    default_graphs: tuple[str, ...] = (),
+    named_graphs: tuple[str, ...] = (),
+    row_cap: int | None = None,
+) -> workers.Outcome:
+    """Check and run one query for one client within every limit: the one path of /sparql and /console.
+    Raises ApiError (4xx, 503) with the reason; the client's slot is released on every path."""
+    try:
+        check(query)
+    except Refused as e:
+        raise ApiError(e.status, str(e)) from None
+    for g in (*default_graphs, *named_graphs):
+        try:
+            ox.NamedNode(g)
+        except ValueError:
+            raise ApiError(400, f"{g!r} is not an IRI (default-graph-uri, named-graph-uri).") from None
+    state = request.app.state
+    client = request.client.host if request.client else "unknown"
+    limits: ClientSlots = state.sparql_clients
+    with limits.hold(client) as admitted:
+        if not admitted:
+            raise ApiError(429, f"At most {limits.limit} queries at once per client.", {"Retry-After": "1"})
+        try:
+            outcome: workers.Outcome = await state.sparql_pool.run(
+                workers.Request(
+                    query=query,
+                    accept=accept,
+                    default_graphs=default_graphs,
+                    named_graphs=named_graphs,
+                    row_cap=row_cap or int(setting("SPARQL_ROW_CAP")),
+                    base_iri=str(request.url.replace(query="")),
+                    max_bytes=int(setting("SPARQL_MAX_RESPONSE")),
+                ),
+                client,
+            )
+            return outcome
+        except workers.QueryTimeout:
+            raise ApiError(503, f"The query ran longer than {setting('SPARQL_TIMEOUT')} s and was stopped.") from None
+        except workers.Busy:
+            raise ApiError(503, "Every SPARQL worker is busy; try again in a moment.", {"Retry-After": "2"}) from None
+
+
 async def endpoint(request: Request) -> Response:
     if request.method == "OPTIONS":
         allow = {"Access-Control-Allow-Methods": "GET, POST, OPTIONS", "Access-Control-Allow-Headers": "Content-Type"}
@@ -121,47 +148,23 @@ async def endpoint(request: Request) -> Response:
         return description(request)
     if not query.strip():
         raise ApiError(400, "The `query` parameter is empty.")
-    try:
-        check(query)
-    except Refused as e:
-        raise ApiError(403, str(e)) from None
-    limits: ClientLimit = request.app.state.sparql_clients
-    client = request.client.host if request.client else "unknown"
-    if not limits.enter(client):
-        response = JSONResponse({"error": {"status": 429, "code": "too_many_requests",
-                                           "message": f"At most {limits.limit} queries at once per client."}},
-                                status_code=429, headers={"Retry-After": "1"} | CORS)  # fmt: skip
-        return response
     fmt = _one(params, "format")
-    accept = FORMAT_PARAM.get(fmt or "", request.headers.get("accept", ""))
     if fmt and fmt not in FORMAT_PARAM:
         raise ApiError(406, f"format={fmt!r} is not offered: use one of {', '.join(FORMAT_PARAM)}.")
-    try:
-        outcome = await request.app.state.sparql_pool.run(
-            workers.Request(
-                query=query,
-                accept=accept,
-                default_graphs=tuple(params.get("default-graph-uri", [])),
-                named_graphs=tuple(params.get("named-graph-uri", [])),
-                row_cap=int(setting("SPARQL_ROW_CAP")),
-                base_iri=str(request.url.replace(query="")),
-            )
-        )
-    except workers.QueryTimeout:
-        raise ApiError(503, f"The query ran longer than {setting('SPARQL_TIMEOUT')} s and was stopped.") from None
-    finally:
-        limits.leave(client)
+    accept = FORMAT_PARAM.get(fmt or "", request.headers.get("accept", ""))
+    outcome = await run_query(request, query, accept, default_graphs=tuple(params.get("default-graph-uri", [])),
+                              named_graphs=tuple(params.get("named-graph-uri", [])))  # fmt: skip
     if outcome.status != 200:
         where = f" (line {outcome.line}, column {outcome.column})" if outcome.line else ""
-        return JSONResponse({"error": {"status": outcome.status, "code": "bad_request" if outcome.status == 400 else
-                                       "not_acceptable", "message": outcome.message + where,
-                                       "line": outcome.line, "column": outcome.column}},
-                            status_code=outcome.status, headers=CORS)  # fmt: skip
+        body = error_body(outcome.status, outcome.message + where)
+        body["error"] |= {"line": outcome.line, "column": outcome.column}
+        return JSONResponse(body, status_code=outcome.status, headers=CORS)
     headers = CORS | {"X-SPARQL-Rows": str(outcome.rows), "Vary": "Accept"}
     if fmt:
         headers["Content-Disposition"] = f'attachment; filename="results.{fmt}"'
     if outcome.truncated:
-        headers["X-SPARQL-Truncated"] = f"true; cut at {outcome.rows} rows (SPARQL_ROW_CAP)"
+        why = "SPARQL_MAX_RESPONSE bytes" if outcome.cut_by == "bytes" else "SPARQL_ROW_CAP"
+        headers["X-SPARQL-Truncated"] = f"true; cut at {outcome.rows} rows ({why})"
     return Response(outcome.body, media_type=outcome.media_type, headers=headers)
 
 
@@ -184,9 +187,22 @@ def description(request: Request) -> Response:
     return Response(body or b"", media_type=chosen, headers=CORS)
 
 
-def open_endpoint(state: object, store_dir: str, entity_base: str) -> None:
-    """Start the worker pool and the per-client limits on an app's state."""
-    state.sparql_pool = workers.Pool(  # type: ignore[attr-defined]
-        store_dir, prefixes(entity_base), int(setting("SPARQL_WORKERS")), float(setting("SPARQL_TIMEOUT"))
+def pool_limits() -> workers.Limits:
+    return workers.Limits(
+        size=int(setting("SPARQL_WORKERS")),
+        timeout=float(setting("SPARQL_TIMEOUT")),
+        memory_mb=int(setting("SPARQL_MEMORY_MB")),
+        queue=int(setting("SPARQL_QUEUE")),
+        queue_wait=float(setting("SPARQL_QUEUE_WAIT")),
+        sandbox=setting("SPARQL_SANDBOX").lower() not in ("off", "false", "0", "no"),
     )
-    state.sparql_clients = ClientLimit(int(setting("SPARQL_CLIENT_LIMIT")))  # type: ignore[attr-defined]
+
+
+def new_pool(store_dir: str, entity_base: str) -> workers.Pool:
+    return workers.Pool(store_dir, prefixes(entity_base), pool_limits())
+
+
+def open_endpoint(state: object, store_dir: str, entity_base: str) -> None:
+    """Start the worker pool and the per-client limits on an app's state (/sparql alone, without a KB)."""
+    state.sparql_pool = new_pool(store_dir, entity_base)  # type: ignore[attr-defined]
+    state.sparql_clients = ClientSlots(int(setting("SPARQL_CLIENT_LIMIT")))  # type: ignore[attr-defined]

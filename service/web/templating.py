@@ -14,7 +14,9 @@ TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 TEMPLATES.env.filters["urlquote"] = lambda text: quote(str(text), safe="")
 
 
-def page(request: Request, name: str, context: dict[str, Any], status: int = 200) -> HTMLResponse:
+def page(
+    request: Request, name: str, context: dict[str, Any], status: int = 200, headers: dict[str, str] | None = None
+) -> HTMLResponse:
     kb = getattr(request.app.state, "kb", None)
     site = kb.site if kb is not None else None
     planner = getattr(request.app.state, "planner", None)
@@ -23,6 +25,6 @@ def page(request: Request, name: str, context: dict[str, Any], status: int = 200
         "samples": planner.engine.samples if planner is not None else [],
     }
     response: HTMLResponse = TEMPLATES.TemplateResponse(
-        request, name, {"site": site, **words, **context}, status_code=status
+        request, name, {"site": site, **words, **context}, status_code=status, headers=headers
     )
     return response

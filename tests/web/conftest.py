@@ -18,12 +18,13 @@ from tests.conftest import ROOT
 
 
 @contextmanager
-def serving(kb: Path, logs: Path, **env: str) -> Iterator[str]:
+def serving(kb: Path, logs: Path, workers: int = 1, **env: str) -> Iterator[str]:
     """A real uvicorn server (`python -m service serve`) over a KB, on a free loopback port, until the block ends."""
     port = free_port()
     environ = {**os.environ, "KB_DIR": str(kb), "SPARQL_TIMEOUT": "3", "SPARQL_CLIENT_LIMIT": "3",
                "SPARQL_WORKERS": "2", **env}  # fmt: skip
-    command = [sys.executable, "-m", "service", "serve", "--port", str(port), "--kb", str(kb)]
+    command = [sys.executable, "-m", "service", "serve", "--port", str(port), "--kb", str(kb), "--workers",
+               str(workers)]  # fmt: skip
     log = logs / "server.log"
     out = log.open("wb")
     process = subprocess.Popen(command, cwd=ROOT, env=environ, stdout=out, stderr=subprocess.STDOUT)

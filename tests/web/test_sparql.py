@@ -73,11 +73,19 @@ def test_default_and_named_graph_parameters(http: httpx.Client) -> None:
     ["INSERT DATA { <http://a.example/> <http://b.example/> 1 }", "delete where { ?s ?p ?o }", "LOAD <http://x.example/>",
      "DrOp AlL", "SELECT * WHERE { SERVICE <http://evil.example/sparql> { ?s ?p ?o } }",
      "select * where { service <http://evil.example/> { ?s ?p ?o } }",
-     "SELECT * WHERE { \\u0053ERVICE <http://evil.example/> { ?s ?p ?o } }"],
+     "SELECT * WHERE { FILTER(\"\\u005C\") SERVICE <http://evil.example/> { ?s ?p ?o } }",
+     "SELECT * WHERE { # x\rSERVICE <http://evil.example/> { ?s ?p ?o } }",
+     "PREFIX e: <http://evil.example/> SELECT * WHERE { BIND(e:a\\#b AS ?z) SERVICE e:x { ?s ?p ?o } }"],
 )  # fmt: skip
 def test_updates_load_and_service_are_refused_before_running(http: httpx.Client, query: str) -> None:
     response = http.get("/sparql", params={"query": query})
     assert response.status_code == 403 and response.json()["error"]["code"] == "forbidden"
+
+
+def test_an_escaped_keyword_is_no_keyword(http: httpx.Client) -> None:
+    """Oxigraph decodes \\u escapes only inside strings and IRIs: `\\u0053ERVICE` is a syntax error, not a SERVICE."""
+    response = http.get("/sparql", params={"query": "SELECT * WHERE { \\u0053ERVICE <http://evil.example/> {} }"})
+    assert response.status_code == 400
 
 
 def test_service_in_a_comment_or_string_is_just_text(http: httpx.Client) -> None:
