@@ -7,6 +7,7 @@ cores with the server, as the figures in LIBRARY-FACTS.md did.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -15,6 +16,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -85,7 +87,10 @@ def _wrk(base: str, paths: list[str], seconds: int, connections: int) -> dict[st
 
 
 def bench_http(kb: Path, questions: list[str], seconds: int = 20, workers: int = 2, connections: int = 32,
-               warm: bool = False, out: Callable[[str], None] = print) -> None:  # fmt: skip
+               warm: bool = False, out: Callable[[str], None] = print, rebuilds: int = 0,
+               rebuild: Callable[[], object] | None = None) -> None:  # fmt: skip
+    """With `rebuilds`, the KB is built that many times while /api/ask runs: the errors column counts failed
+    requests across the switches (there must be none)."""
     if shutil.which("wrk") is None:
         raise RuntimeError("bench http needs wrk: apt-get install wrk")
     port = free_port()
@@ -102,7 +107,21 @@ def bench_http(kb: Path, questions: list[str], seconds: int = 20, workers: int =
         _wrk(base, ask[:200], 3, connections)  # warm-up: caches, connections
         if warm:  # every question asked once before (a server that has run a while): the plan cache is full
             _wrk(base, ask, max(10, len(ask) // 150), connections)
-        results = {"/api/ask": _wrk(base, ask, seconds, connections),
+        builder = None
+        if rebuilds and rebuild is not None:
+            def again() -> None:
+                for _ in range(rebuilds):
+                    time.sleep(max(1.5, seconds / (rebuilds + 1)))
+                    rebuild()
+
+            builder = threading.Thread(target=again)
+            builder.start()
+        asked = _wrk(base, ask, seconds, connections)
+        if builder is not None:
+            builder.join()
+            served = json.loads(urllib.request.urlopen(base + "/healthz").read())["built_at"]
+            out(f"{rebuilds} builds finished during /api/ask; the server now serves the build of {served}")
+        results = {"/api/ask": asked,
                    "/api/preview": _wrk(base, typing, seconds, connections),
                    "/api/preview, 1 connection (one visitor typing)": _wrk(base, typing, 10, 1)}  # fmt: skip
     finally:

@@ -12,10 +12,12 @@ from typing import Any
 
 from service import engine, snapshot
 from service.bench import bench_build, bench_plan, bench_preview, bench_queries
+from service.bench_attack import bench_attack
 from service.bench_http import bench_http, bench_sparql
 from service.config import ROOT
 from service.errors import FolioError, ProblemsFound
 from service.evaluate import run_suite, summary
+from service.examples import Examples
 from service.kb import KB, default_kb_path
 from service.kb.build import build, is_current
 from service.kb.check import check_inputs
@@ -129,13 +131,21 @@ def cmd_bench(args: argparse.Namespace) -> int:
     elif args.what == "queries":
         bench_queries(_kb_path(args), runs=args.runs)
     elif args.what == "sparql":
-        kb = KB.open(_kb_path(args))
-        query = kb.catalog.fill("works-using-skill", {"skill": kb.site.entity_base + "Rust"})
+        kb = KB.open(_kb_path(args), in_memory=True)
+        examples = Examples(kb.catalog, kb.site.entity_base + kb.site.person, kb.lexicon.extra["routes"]["routes"])
+        raw = kb.lexicon.extra["query-examples"]["works-using-skill"]
+        query = kb.catalog.fill("works-using-skill", examples.values(kb.catalog["works-using-skill"], raw,
+                                                                     kb.site.entity_base))  # fmt: skip
         bench_sparql(_kb_path(args).resolve(), query, seconds=args.seconds)
     elif args.what == "http":
         planner = _planner(args)
         bench_preview(planner)
-        bench_http(_kb_path(args).resolve(), snapshot.questions(planner), seconds=args.seconds, warm=args.warm)
+        rebuild = (lambda: build(_sources(args), _kb_path(args), log=lambda _m: None)) if args.rebuilds else None
+        served = _kb_path(args) if args.rebuilds else _kb_path(args).resolve()  # the link, to see new builds
+        bench_http(served.absolute(), snapshot.questions(planner), seconds=args.seconds, warm=args.warm,
+                   rebuilds=args.rebuilds, rebuild=rebuild)  # fmt: skip
+    elif args.what == "attack":
+        return 0 if bench_attack(_kb_path(args).absolute(), requests=args.requests) else 1
     else:
         bench_plan(_planner(args))
     return 0
@@ -243,10 +253,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("action", choices=["save", "check"])
     p.add_argument("file")
     p = command("bench", cmd_bench, "measure: build times, each stored query, or plan() over the snapshot questions")
-    p.add_argument("what", choices=["build", "queries", "plan", "http", "sparql"])
+    p.add_argument("what", choices=["build", "queries", "plan", "http", "sparql", "attack"])
     p.add_argument("--seconds", type=int, default=20, help="how long each wrk run lasts (bench http, sparql)")
     p.add_argument("--warm", action="store_true", help="bench http: ask every question once before measuring")
     p.add_argument("--runs", type=int, default=200, help="runs per query (bench queries)")
+    p.add_argument("--rebuilds", type=int, default=0, help="bench http: build the KB this many times during the run")
+    p.add_argument("--requests", type=int, default=10_000, help="bench attack: malformed requests to send")
     inputs(p)
     return parser
 

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from service.sparql.attacks import BEFORE, FORMS, GAPS, TARGETS, TRICKY, service_query
 from service.sparql.safety import MAX_DEPTH, Refused, check, depth, names_its_dataset, service_keywords
 
 EMPTY = b'{"head":{"vars":["s"]},"results":{"bindings":[]}}'
@@ -60,24 +61,8 @@ def fetches(query: str) -> int:
     return _Counter.fetches - before
 
 
-# What may come before the SERVICE: each keeps the solution the SERVICE joins with (a pattern that matches
-# nothing in the empty store would let Oxigraph skip the SERVICE, and the harness could not see a fetch).
-BEFORE = [
-    "", 'FILTER("\\u005C")', "# x\r", "# x\n", "BIND(e:a\\#b AS ?z)", "BIND(e:a\\' AS ?z)", "FILTER(1<2)",
-    "FILTER(1<2)SERVICE#>\n", 'BIND("""a\'b""" AS ?l)', "BIND('''x'''' AS ?l)", 'BIND("#" AS ?h)',
-    "BIND(<http://x/#> AS ?i)", "OPTIONAL { ?s e:p? ?o }", "OPTIONAL { ?s e:p?x }", "{ }", "OPTIONAL { ?s ?p ?o }",
-    "# \\u0022\n", 'FILTER("\\"" != "")', "BIND(e:a\\.b AS ?z)", "FILTER(1 < 2 && 3 > 2)", "VALUES ?v { 1 2 }",
-    "BIND(e:x%41 AS ?z)", "FILTER(STR(<http://x/>)<\"z\")", "BIND(1 AS ?n) FILTER(?n<2)",
-]  # fmt: skip
-FORMS = ["SERVICE", "service", "SeRvIcE", "SERVICE SILENT", "SERV\\u0049CE", "SERVICE\r", "SERVICE#c\n"]
-GAPS = ["", " ", "\n", "\r", "\t", "# c\n", "# c\r", "#\r\n"]
-TARGETS = ["<{url}/sparql>", "e:sparql", "?svc"]
-
-
 def query_of(before: str, gap: str, form: str, gap2: str, target: str, url: str) -> str:
-    values = f"VALUES ?svc {{ <{url}/sparql> }} " if target == "?svc" else ""
-    return (f"PREFIX e: <{url}/> SELECT * WHERE {{ {values}{before}{gap}{form}{gap2}{target.format(url=url)} "
-            "{ ?s ?p ?o } }")  # fmt: skip
+    return service_query(before, gap, form, gap2, target, url)
 
 
 def allowed(query: str) -> bool:
@@ -109,7 +94,6 @@ def test_generated_queries_that_pass_fetch_nothing(
         assert fetches(q) == 0, q
 
 
-TRICKY = [*"\"'\\#<>\r\n\t {}()?:.;,$_-@%^", "SERVICE", "service", "e:", "\\u", "005C", "<http://x/>"]
 
 
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

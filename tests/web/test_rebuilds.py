@@ -15,6 +15,7 @@ from pathlib import Path
 import httpx
 
 from service.cli import main
+from service.kb import KB
 from service.kb.build import builds_dir
 from service.kb.holds import LOCK
 from tests.conftest import copy_inputs
@@ -36,8 +37,6 @@ def test_killed_builds_are_removed_and_served_ones_kept(tmp_path: Path) -> None:
     served = kb.resolve()
     os.environ["KEEP_BUILDS"] = "0"
     try:
-        from service.kb import KB
-
         holding = KB.open(kb, hold=True)  # a server serving this build
         _build(tmp_path, kb)
         _build(tmp_path, kb)
