@@ -42,7 +42,7 @@ def service_queries(url: str, n: int, rng: random.Random) -> list[str]:
 
 _TEXT = ["", " ", "x" * 600, "\x00", "\ufffd", "%ff", "../../etc/passwd", "<script>", "SELECT * {", "{", "]", '"',
          "Rust projects", "\U0001f600", "a\nb", "?q=1&q=2", "\\ud800", "DROP ALL", "ASK {}"]  # fmt: skip
-_PATHS = ["/api/ask", "/api/preview", "/api/next", "/sparql", "/console", "/", "/wiki/Lantern", "/id/Lantern",
+_PATHS = ["/api/ask", "/api/preview", "/api/next", "/sparql", "/console", "/", "/wiki/Anything", "/id/Anything",
           "/healthz", "/readyz", "/openapi.json", "/static/style.css", "/nope", "/wiki/%2e%2e", "/id/%00"]  # fmt: skip
 
 

@@ -17,6 +17,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from service.cli import main
+from tests.conftest import TINY
 from tests.web.conftest import serving
 
 DEATH = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }"  # runs past any time limit
@@ -182,3 +184,15 @@ def test_an_error_never_echoes_a_remote_service(hard: str) -> None:
     response = _get(hard, "SELECT * WHERE { SERVICE <http://127.0.0.1:9/> { ?s ?p ?o } }")
     assert response.status_code == 403
     assert json.loads(response.text)["error"]["code"] == "forbidden"
+
+
+def test_the_access_log_holds_no_address_and_no_question(tmp_path: Path) -> None:
+    """Finding 11: --access-log wrote client addresses and full questions."""
+    kb = tmp_path / "kb"  # the smallest portfolio: this server only logs
+    assert main(["build", "--data", str(TINY / "data"), "--wiki", str(TINY / "wiki"), "--kb", str(kb)]) == 0
+    with serving(kb, tmp_path, ACCESS_LOG="on") as base:
+        assert httpx.get(base + "/api/ask", params={"q": "my secret question"}).status_code == 200
+        time.sleep(0.5)
+    log = (tmp_path / "server.log").read_text()
+    assert "GET /api/ask 200" in log
+    assert "secret" not in log and "127.0.0.1:" not in log.replace(base.removeprefix("http://"), "")
