@@ -140,3 +140,16 @@ def test_an_owner_s_own_pronoun() -> None:
     assert "where does xe work" in voice.expand("where does $they work")
     assert voice.say("Ask {them} at {email}. {Their} work.") == "Ask xem at hi@sam.example. Xyr work."
     assert voice.say("{unknown} stays") == "{unknown} stays"
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["aliases", "ordinary-words", "absent", "synonyms", "definitions", "answers", "intents", "weights", "abstain",
+     "messages", "stopwords", "dates", "routes", "query-examples", "technologies", "shorthand"],
+)  # fmt: skip
+def test_an_empty_lexicon_file_changes_nothing(tmp_path: Path, name: str) -> None:
+    """Every lexicon file is optional and may be empty: the engine's language stays whole."""
+    extra, problems = _lexicon(tmp_path, {f"{name}.yaml": "# nothing yet\n"})
+    assert problems == []
+    for stem in language.STEMS:
+        assert extra[stem] == language.engine_doc(stem), stem
