@@ -12,7 +12,6 @@ from typing import Any
 
 from service import engine, snapshot
 from service.bench import bench_build, bench_plan, bench_preview, bench_queries
-from service.bench_attack import bench_attack
 from service.bench_http import bench_http, bench_sparql
 from service.config import ROOT
 from service.errors import FolioError, ProblemsFound
@@ -145,6 +144,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         bench_http(served.absolute(), snapshot.questions(planner), seconds=args.seconds, warm=args.warm,
                    rebuilds=args.rebuilds, rebuild=rebuild)  # fmt: skip
     elif args.what == "attack":
+        from service.bench_attack import bench_attack  # noqa: PLC0415  # it needs httpx, a test tool
+
         return 0 if bench_attack(_kb_path(args).absolute(), requests=args.requests) else 1
     else:
         bench_plan(_planner(args))

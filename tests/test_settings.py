@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ast
+import sys
+
 from service.config import SETTINGS
 from tests.conftest import ROOT
 
@@ -23,3 +26,23 @@ def test_nothing_reads_outside_the_checkout() -> None:
                 if any(n in text for n in needles):
                     offenders.append(str(path.relative_to(ROOT)))
     assert not offenders
+
+
+SERVING = {"pyoxigraph", "owlrl", "rdflib", "pyshacl", "whoosh", "markdown_it", "yaml", "rapidfuzz", "spellchecker",
+           "jinja2", "starlette", "uvicorn", "service"}  # fmt: skip
+
+
+def test_serving_imports_only_what_scripts_up_installs() -> None:
+    """`scripts/up` installs the project without its test extras: no module of the service may import a test
+    tool at import time (a command that needs one imports it when it runs)."""
+    offenders = []
+    for path in sorted((ROOT / "service").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:  # top-level imports only
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+                [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else [])  # fmt: skip
+            for name in names:
+                top = name.split(".")[0]
+                if top and top not in SERVING and top not in sys.stdlib_module_names and top != "__future__":
+                    offenders.append(f"{path.relative_to(ROOT)}: {name}")
+    assert offenders == ["service/bench_attack.py: httpx"]  # run only by `bench attack`, with the test tools
