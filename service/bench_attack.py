@@ -15,7 +15,6 @@ import http.server
 import os
 import random
 import subprocess
-import sys
 import threading
 import time
 from collections import Counter
@@ -24,8 +23,7 @@ from pathlib import Path
 
 import httpx
 
-from service.bench_http import free_port, wait_until_up
-from service.config import ROOT
+from service.bench_http import app_server
 from service.sparql.attacks import bad_request, service_queries
 
 DEATH = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }"
@@ -70,19 +68,19 @@ def _peak_mb(server: subprocess.Popen[bytes]) -> list[float]:
 
 
 def bench_attack(kb: Path, requests: int = 10_000, out: Callable[[str], None] = print) -> bool:
-    port = free_port()
     memory_mb = int(os.environ.get("SPARQL_MEMORY_MB", "1024"))
-    env = {**os.environ, "KB_DIR": str(kb), "SPARQL_TIMEOUT": os.environ.get("SPARQL_TIMEOUT", "5")}
-    command = [sys.executable, "-m", "service", "serve", "--port", str(port), "--workers", "2", "--kb", str(kb)]
-    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
+    with app_server(kb, 2, SPARQL_TIMEOUT=os.environ.get("SPARQL_TIMEOUT", "5")) as (base, server):
+        return _attack(base, server, memory_mb, requests, out)
+
+
+def _attack(base: str, server: subprocess.Popen[bytes], memory_mb: int, requests: int,
+            out: Callable[[str], None]) -> bool:  # fmt: skip
     listener = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Counter)
     threading.Thread(target=listener.serve_forever, daemon=True).start()
     target = f"http://127.0.0.1:{listener.server_address[1]}"
     rng = random.Random(20261201)
     ok = True
     try:
-        wait_until_up(base + "/healthz")
         time.sleep(3)
         walls = httpx.get(base + "/healthz").json()["sparql_network"]["closed_by"]
         with httpx.Client(base_url=base, timeout=60) as client:
@@ -131,7 +129,5 @@ def bench_attack(kb: Path, requests: int = 10_000, out: Callable[[str], None] = 
     finally:
         listener.shutdown()
         listener.server_close()
-        server.terminate()
-        server.wait(timeout=30)
     out("all figures as promised" if ok else "SOME FIGURES ARE NOT AS PROMISED")
     return ok

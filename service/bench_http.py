@@ -20,7 +20,8 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
@@ -46,6 +47,27 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+@contextmanager
+def app_server(kb: Path, workers: int = 2, **env: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """`python -m service serve` on a free loopback port until the block ends. Its question log goes to a
+    temporary database (a bench's traffic is not visitors'), unless `env` says where."""
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="folio-bench-") as scratch:
+        environ = {**os.environ, "KB_DIR": str(kb), "LOG_DATABASE_URL": f"sqlite:///{scratch}/questions.sqlite3",
+                   **env}  # fmt: skip
+        command = [sys.executable, "-m", "service", "serve", "--port", str(port), "--workers", str(workers),
+                   "--kb", str(kb)]  # fmt: skip
+        server = subprocess.Popen(command, cwd=ROOT, env=environ, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL)  # fmt: skip
+        base = f"http://127.0.0.1:{port}"
+        try:
+            wait_until_up(base + "/healthz")
+            yield base, server
+        finally:
+            server.terminate()
+            server.wait(timeout=20)
 
 
 def _lua(paths: list[str]) -> str:
@@ -93,14 +115,7 @@ def bench_http(kb: Path, questions: list[str], seconds: int = 20, workers: int =
     requests across the switches (there must be none)."""
     if shutil.which("wrk") is None:
         raise RuntimeError("bench http needs wrk: apt-get install wrk")
-    port = free_port()
-    env = {**os.environ, "KB_DIR": str(kb)}
-    command = [sys.executable, "-m", "service", "serve", "--port", str(port), "--workers", str(workers),
-               "--kb", str(kb)]  # fmt: skip
-    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(base + "/healthz")
+    with app_server(kb, workers) as (base, _):
         time.sleep(2)  # every worker up
         ask = [f"/api/ask?q={quote(q)}" for q in questions]
         typing = [f"/api/preview?q={quote(q[:n])}" for q in questions[:400] for n in range(3, len(q) + 1, 3)]
@@ -124,9 +139,6 @@ def bench_http(kb: Path, questions: list[str], seconds: int = 20, workers: int =
         results = {"/api/ask": asked,
                    "/api/preview": _wrk(base, typing, seconds, connections),
                    "/api/preview, 1 connection (one visitor typing)": _wrk(base, typing, 10, 1)}  # fmt: skip
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
     cache = os.environ.get("PLAN_CACHE", "4096")
     state = "warm (every question asked before)" if warm else "cold"
     out(f"wrk, {connections} connections, {seconds} s each, {workers} uvicorn workers, PLAN_CACHE={cache}, {state};")
@@ -146,31 +158,26 @@ def bench_sparql(kb: Path, query: str, seconds: int = 15, workers: int = 2, conn
     oxigraph = shutil.which("oxigraph") or str(Path(sys.executable).parent / "oxigraph")
     if shutil.which("wrk") is None or not Path(oxigraph).exists():
         raise RuntimeError("bench sparql needs wrk (apt-get install wrk) and the oxigraph wheel (pip install oxigraph)")
-    ours, native = free_port(), free_port()
-    # one wrk client stands for many visitors: the per-client limit would turn most requests into 429s
-    env = {**os.environ, "KB_DIR": str(kb), "SPARQL_WORKERS": "1", "SPARQL_CLIENT_LIMIT": str(connections)}
-    serve = [sys.executable, "-m", "service", "serve", "--port", str(ours), "--workers", str(workers), "--kb", str(kb)]
-    servers = [
-        subprocess.Popen(serve, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL),
-        subprocess.Popen([oxigraph, "serve-read-only", "--location", str(kb / "store"), "--bind",
-                          f"127.0.0.1:{native}", "--union-default-graph"],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL),
-    ]  # fmt: skip
+    native_port = free_port()
     path = "/sparql?query=" + quote(query)
-    names = {ours: "this app, /sparql", native: "oxigraph serve-read-only"}
     rounds: list[dict[str, dict[str, float]]] = []
+    ours_name, native_name = "this app, /sparql", "oxigraph serve-read-only"
+    oxigraph_server = subprocess.Popen([oxigraph, "serve-read-only", "--location", str(kb / "store"), "--bind",
+                                        f"127.0.0.1:{native_port}", "--union-default-graph"],
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    # one wrk client stands for many visitors: the per-client limit would turn most requests into 429s
     try:
-        for port in (ours, native):
-            wait_until_up(f"http://127.0.0.1:{port}{path}")
-            _wrk(f"http://127.0.0.1:{port}", [path], 3, connections)  # warm-up
-        for n in range(rounds_n):  # alternate which goes first: the machine's state drifts over a run
-            order = (ours, native) if n % 2 == 0 else (native, ours)
-            rounds.append({names[port]: _wrk(f"http://127.0.0.1:{port}", [path], seconds, connections)
-                           for port in order})  # fmt: skip
+        with app_server(kb, workers, SPARQL_WORKERS="1", SPARQL_CLIENT_LIMIT=str(connections)) as (ours, _):
+            bases = {ours_name: ours, native_name: f"http://127.0.0.1:{native_port}"}
+            for base in bases.values():
+                wait_until_up(base + path)
+                _wrk(base, [path], 3, connections)  # warm-up
+            for n in range(rounds_n):  # alternate which goes first: the machine's state drifts over a run
+                order = [ours_name, native_name] if n % 2 == 0 else [native_name, ours_name]
+                rounds.append({name: _wrk(bases[name], [path], seconds, connections) for name in order})
     finally:
-        for server in servers:
-            server.terminate()
-            server.wait(timeout=20)
+        oxigraph_server.terminate()
+        oxigraph_server.wait(timeout=20)
     out(
         f"wrk, {connections} connections, {seconds} s each, the two servers taking turns on this 2-core machine, "
         f"{rounds_n} rounds; the query:\n"
@@ -182,8 +189,54 @@ def bench_sparql(kb: Path, query: str, seconds: int = 15, workers: int = 2, conn
     for n, results in enumerate(rounds, start=1):
         for name, r in results.items():
             out(f"| {n} | {name} | {r['rps']:.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['errors']:.0f} |")
-        ratios.append(results[names[ours]]["rps"] / results[names[native]]["rps"])
+        ratios.append(results[ours_name]["rps"] / results[native_name]["rps"])
     out(
         f"\nratio (this app / native) per round: {', '.join(f'{r:.2f}' for r in ratios)}; "
         f"median {statistics.median(ratios):.2f}"
     )
+
+
+def bench_log(kb: Path, questions: list[str], seconds: int = 20, rounds_n: int = 3, workers: int = 2,
+              connections: int = 32, out: Callable[[str], None] = print) -> None:  # fmt: skip
+    """The ask page and /api/ask with the question log on (SQLite, the default) and off, taking turns over
+    `rounds_n` rounds in one run; with the log on, how many answers the log holds afterwards."""
+    page = [f"/?q={quote(q)}" for q in questions]
+    api = [f"/api/ask?q={quote(q)}" for q in questions]
+    rows: list[tuple[int, str, str, dict[str, float]]] = []  # round, log on or off, path, figures
+    for n in range(rounds_n):
+        for mode in ("on", "off") if n % 2 == 0 else ("off", "on"):  # alternate: the machine drifts over a run
+            with tempfile.TemporaryDirectory(prefix="folio-log-") as scratch:
+                db = Path(scratch) / "questions.sqlite3"
+                with app_server(kb, workers, QUESTION_LOG=mode, LOG_DATABASE_URL=f"sqlite:///{db}") as (base, _):
+                    time.sleep(2)  # every worker up
+                    _wrk(base, page[:200], 3, connections)  # warm-up
+                    measured = {"/ (ask page)": _wrk(base, page, seconds, connections),
+                                "/api/ask": _wrk(base, api, seconds, connections)}  # fmt: skip
+                    health = json.loads(urllib.request.urlopen(base + "/healthz").read())["question_log"]
+                kept = _count_rows(db) if mode == "on" else 0
+            rows += [(n + 1, mode, path, r) for path, r in measured.items()]
+            if mode == "on":
+                answered = sum(int(r["requests"]) for r in measured.values())
+                out(f"round {n + 1}: the log holds {kept} rows after {answered} measured answers and the warm-up's "
+                    f"(one worker's /healthz: {health})")  # fmt: skip
+    out(f"\nwrk, {connections} connections, {seconds} s each, {workers} uvicorn workers, QUESTION_LOG on (SQLite) "
+        f"and off taking turns, {rounds_n} rounds, rotating over {len(questions)} snapshot questions.\n")  # fmt: skip
+    out("| round | log | path | req/s | p50 ms | p99 ms | errors |")
+    out("|---|---|---|---|---|---|---|")
+    for round_n, mode, path, r in rows:
+        out(f"| {round_n} | {mode} | {path} | {r['rps']:.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | "
+            f"{r['errors']:.0f} |")  # fmt: skip
+    for path in ("/ (ask page)", "/api/ask"):
+        p99 = {mode: statistics.median(r["p99_ms"] for _, m, p, r in rows if p == path and m == mode)
+               for mode in ("on", "off")}  # fmt: skip
+        out(f"{path}: median p99 {p99['on']:.1f} ms with the log, {p99['off']:.1f} ms without")
+
+
+def _count_rows(db: Path) -> int:
+    import sqlite3  # noqa: PLC0415  # only this bench reads the log
+
+    if not db.exists():
+        return 0
+    with sqlite3.connect(db) as conn:
+        found: int = conn.execute("SELECT count(*) FROM questions").fetchone()[0]
+        return found

@@ -7,12 +7,13 @@ import json
 import os
 import sys
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 from service import engine, snapshot
 from service.bench import bench_build, bench_plan, bench_preview, bench_queries
-from service.bench_http import bench_http, bench_sparql
+from service.bench_http import bench_http, bench_log, bench_sparql
 from service.config import ROOT
 from service.errors import FolioError, ProblemsFound
 from service.evaluate import run_suite, summary
@@ -22,6 +23,10 @@ from service.kb.build import build, is_current
 from service.kb.check import check_inputs
 from service.kb.manifest import changes, read_manifest
 from service.kb.sources import Sources
+from service.misses import default_since, report, text
+from service.questionlog import check_settings as check_log_settings
+from service.questionlog import database_url
+from service.questionlog.store import open_store
 from service.scaffold import init_portfolio
 from service.web.server import serve
 
@@ -106,6 +111,7 @@ def _planner(args: argparse.Namespace) -> engine.Planner:
 def cmd_serve(args: argparse.Namespace) -> int:
     # the workers open the KB from here: the link, not the build, so a newer build is picked up
     os.environ["KB_DIR"] = str(_kb_path(args).absolute())
+    check_log_settings()
     serve(args.host, args.port, args.workers, args.access_log)
     return 0
 
@@ -121,6 +127,26 @@ def cmd_init(args: argparse.Namespace) -> int:
     print(f"  python -m service build --data {data} --wiki {wiki} --kb {dest / 'kb'}")
     print(f"  python -m service serve --kb {dest / 'kb'}")
     print("docs/DATA.md describes every file and field.")
+    return 0
+
+
+def cmd_misses(args: argparse.Namespace) -> int:
+    today = engine.today()
+    since = args.since or default_since(today)
+    url = args.db or database_url()
+    if url.startswith("sqlite:///") and not Path(url.removeprefix("sqlite:///")).exists():
+        raise FolioError(f"no question log at {url.removeprefix('sqlite:///')}: nothing was asked yet, or --db")
+    try:
+        date.fromisoformat(since)
+    except ValueError:
+        raise FolioError(f"--since is a date, YYYY-MM-DD, not {since!r}") from None
+    store = open_store(url)
+    try:
+        rows = store.rows(since)
+    finally:
+        store.close()
+    doc = report(_planner(args), rows, today)
+    print(json.dumps(doc, indent=2, ensure_ascii=False) if args.json else text(doc, since))
     return 0
 
 
@@ -143,6 +169,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
         served = _kb_path(args) if args.rebuilds else _kb_path(args).resolve()  # the link, to see new builds
         bench_http(served.absolute(), snapshot.questions(planner), seconds=args.seconds, warm=args.warm,
                    rebuilds=args.rebuilds, rebuild=rebuild)  # fmt: skip
+    elif args.what == "log":
+        bench_log(_kb_path(args).resolve(), snapshot.questions(_planner(args)), seconds=args.seconds,
+                  rounds_n=args.rounds)  # fmt: skip
     elif args.what == "attack":
         from service.bench_attack import bench_attack  # noqa: PLC0415  # it needs httpx, a test tool
 
@@ -253,11 +282,16 @@ def _parser() -> argparse.ArgumentParser:
     p = command("snapshot", cmd_snapshot, "record plan() for the generated questions, or check against a record")
     p.add_argument("action", choices=["save", "check"])
     p.add_argument("file")
+    p = command("misses", cmd_misses, "what visitors asked that was answered badly, from the question log")
+    p.add_argument("--since", help="the first day to read (YYYY-MM-DD; default: 30 days ago)")
+    p.add_argument("--db", help="the log's database (default: $LOG_DATABASE_URL or var/log/questions.sqlite3)")
+    p.add_argument("--json", action="store_true")
     p = command("bench", cmd_bench, "measure: build times, each stored query, or plan() over the snapshot questions")
-    p.add_argument("what", choices=["build", "queries", "plan", "http", "sparql", "attack"])
+    p.add_argument("what", choices=["build", "queries", "plan", "http", "sparql", "attack", "log"])
     p.add_argument("--seconds", type=int, default=20, help="how long each wrk run lasts (bench http, sparql)")
     p.add_argument("--warm", action="store_true", help="bench http: ask every question once before measuring")
     p.add_argument("--runs", type=int, default=200, help="runs per query (bench queries)")
+    p.add_argument("--rounds", type=int, default=3, help="bench log: rounds of the log on and off, taking turns")
     p.add_argument("--rebuilds", type=int, default=0, help="bench http: build the KB this many times during the run")
     p.add_argument("--requests", type=int, default=10_000, help="bench attack: malformed requests to send")
     inputs(p)

@@ -68,6 +68,14 @@ SETTINGS: dict[str, Setting] = {
         Setting("BODY_TIMEOUT", "30", "Seconds a client may take to send a request's body before it is closed."),
         Setting("MAX_CONNECTIONS", "1000", "Open connections and requests a web worker takes; more get 503."),
         Setting("RELOAD_INTERVAL", "2", "Seconds between looks for a newer build, served without a restart."),
+        Setting("QUESTION_LOG", "on", "Log each answered question (no address, no identifier); off writes nothing."),
+        Setting(
+            "LOG_DATABASE_URL",
+            "",
+            "Where the question log goes: sqlite:///PATH (default var/log/questions.sqlite3) or postgresql://...",
+        ),
+        Setting("LOG_RETENTION_DAYS", "90", "Days a logged question is kept; older rows are deleted."),
+        Setting("ADMIN_TOKEN", "", "The owner's token for /-/misses (bearer header or login form); empty: no page."),
         Setting("ACCESS_LOG", "off", "Log one line per request (method, path, status, time; no address or question)."),
         Setting("KEEP_BUILDS", "2", "How many finished builds to keep beside the current one's predecessor."),
     )

@@ -14,6 +14,7 @@ from service.engine import Planner, load
 from service.kb import KB
 from service.kb.build import build
 from service.kb.sources import Sources
+from tests.postgres import postgres, unavailable
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "tests" / "fixtures" / "tiny"
@@ -74,6 +75,17 @@ def mateo_planner(mateo_kb_path: Path) -> Planner:
 
 
 TODAY = date(2026, 11, 30)
+
+
+@pytest.fixture(scope="session")
+def postgresql() -> Iterator[str]:
+    """A real PostgreSQL server for the session (its own cluster in a temporary directory), or a skip that says
+    why none can run here."""
+    why = unavailable()
+    if why:
+        pytest.skip(why)
+    with postgres() as url:
+        yield url
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

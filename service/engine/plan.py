@@ -71,6 +71,10 @@ class Planner:
         plan.timing_ms = (time.perf_counter() - started) * 1000
         return plan
 
+    def understand(self, plan: Plan, today: date) -> State:
+        """What the engine read in a planned question (its names, words, period), for reports on it."""
+        return self._understand(plan, today)
+
     # ------------------------------------------------------------------ preprocessing
 
     def _correct(self, text: str) -> tuple[str, list[tuple[str, str]]]:

@@ -11,6 +11,7 @@ leave a worker for everybody else.
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing as mp
 import os
 import re
@@ -29,6 +30,8 @@ from service.accept import choose
 from service.sparql import results
 from service.sparql.safety import names_its_dataset
 from service.sparql.sandbox import close_network
+
+log = logging.getLogger("service.sparql.pool")
 
 T = TypeVar("T")
 _POSITION = re.compile(r"error at (\d+):(\d+)")
@@ -79,6 +82,10 @@ class Busy(Exception):
 
 class WorkerDied(Exception):
     """The worker stopped while running the query: it passed the memory limit, or crashed."""
+
+
+class WorkerGone(Exception):
+    """The worker had stopped before the query was sent: another takes it."""
 
 
 def take(items: Iterable[T], cap: int, max_bytes: int = 0, size: Any = len) -> tuple[list[T], str]:
@@ -200,9 +207,13 @@ class _Worker:
         self.process = ctx.Process(target=_serve, args=(store_dir, prefixes, child, limits), daemon=True)
         self.process.start()
         child.close()
-        if not self.parent.poll(120):
-            raise RuntimeError("a SPARQL worker did not start")
-        word, self.walls = self.parent.recv()
+        try:
+            if not self.parent.poll(120):
+                raise RuntimeError("a SPARQL worker did not start within 120 s")
+            word, self.walls = self.parent.recv()
+        except EOFError:  # it stopped while loading the store: no memory for it, say
+            self.process.join(5)
+            raise RuntimeError(f"a SPARQL worker stopped while starting (exit {self.process.exitcode})") from None
         if word != "ready":
             raise RuntimeError("a SPARQL worker did not start")
 
@@ -216,9 +227,12 @@ class _Worker:
             if not ready.done():
                 ready.set_result(None)
 
-        loop.add_reader(fd, readable)
         try:
             self.parent.send(req)
+        except OSError:  # it died after its last answer (an abort while freeing memory): never ran this query
+            raise WorkerGone from None
+        loop.add_reader(fd, readable)
+        try:
             await asyncio.wait_for(ready, timeout)
         except TimeoutError:
             raise QueryTimeout from None
@@ -274,6 +288,8 @@ class Pool:
         deadline = loop.time() + self.limits.queue_wait
         changed = self._condition()
         async with changed:
+            if not self._idle and len(self._all) < max(1, self.limits.size):
+                await self._refill()
             while not self._may_take(client):
                 remaining = deadline - loop.time()
                 if remaining <= 0 or self._waiting >= self.limits.queue:
@@ -288,36 +304,56 @@ class Pool:
             self._running[client] += 1
             return self._idle.pop()
 
-    async def _release(self, client: str, worker: _Worker) -> None:
+    async def _refill(self) -> None:
+        """A worker that could not be replaced earlier (no memory for a process, say): try again."""
+        try:
+            self._idle.append(await asyncio.to_thread(self._spawn))
+        except (OSError, RuntimeError) as e:
+            log.warning("a SPARQL worker could not be started: %s", e)
+
+    async def _release(self, client: str, worker: _Worker | None) -> None:
         changed = self._condition()
         async with changed:
             self._running[client] -= 1
             if self._running[client] <= 0:
                 del self._running[client]
-            self._idle.append(worker)
+            if worker is not None:
+                self._idle.append(worker)
             changed.notify_all()
 
-    async def _replace(self, worker: _Worker) -> _Worker:
+    async def _replace(self, worker: _Worker) -> _Worker | None:
+        """A new worker in place of this one, or None when none can be started now (the next query retries)."""
         worker.kill()
         with self._lock:
             if worker in self._all:
                 self._all.remove(worker)
-        return await asyncio.to_thread(self._spawn)
+        try:
+            return await asyncio.to_thread(self._spawn)
+        except (OSError, RuntimeError) as e:
+            log.warning("a SPARQL worker could not be started: %s", e)
+            return None
 
     async def run(self, req: Request, client: str = "") -> Outcome:
-        worker = await self._acquire(client)
+        worker: _Worker | None = await self._acquire(client)
         try:
-            outcome = await worker.ask(req, self.timeout)
+            for _ in range(2):  # a worker found dead before the query was sent is replaced, and the query retried
+                if worker is None:
+                    break
+                try:
+                    return await worker.ask(req, self.timeout)
+                except WorkerGone:
+                    worker = await self._replace(worker)
+            raise Busy  # no worker could be started
         except WorkerDied:
-            worker = await self._replace(worker)
-            outcome = Outcome(503, message=f"The query needed more than {self.limits.memory_mb} MB of memory, or "
-                                           "stopped its worker, and was stopped.")  # fmt: skip
-        except BaseException:  # the time limit, or the caller gone: the worker may still be busy, so it goes
-            worker = await self._replace(worker)
+            worker = await self._replace(worker) if worker is not None else None
+            return Outcome(503, message=f"The query needed more than {self.limits.memory_mb} MB of memory, or "
+                                        "stopped its worker, and was stopped.")  # fmt: skip
+        except BaseException as e:  # the time limit, or the caller gone: the worker may still be busy, so it goes
+            if worker is not None and not isinstance(e, Busy):
+                worker = await self._replace(worker)
             raise
         finally:
             await self._release(client, worker)
-        return outcome
 
     def close(self) -> None:
         with self._lock:

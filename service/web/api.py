@@ -1,4 +1,4 @@
-"""The JSON API: /api/ask (GET and POST), /api/preview, /api/next, and its OpenAPI description."""
+"""The JSON API: /api/ask (GET and POST), /api/preview, /api/next, /api/opened, and its OpenAPI description."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from service import engine
 from service.engine.followups import next_questions
 from service.engine.plan import Planner
 from service.engine.preview import preview
+from service.web.asked import new_answer_id, question_log, remember
+from service.web.errors import ApiError
 from service.web.inputs import MAX_BODY, MAX_QUESTION, body_json, clean_question
 from service.web.plans import plan_for
 
@@ -33,7 +35,22 @@ async def _question(request: Request) -> tuple[str, str | None]:
 
 async def ask(request: Request) -> Response:
     question, previous = await _question(request)
-    return JSONResponse(plan_for(request, question, previous).to_json())
+    plan = plan_for(request, question, previous)
+    answer = new_answer_id(request)
+    body = plan.to_json() | ({"answer_id": answer} if answer else {})
+    return remember(request, JSONResponse(body), plan, "api", answer)
+
+
+async def opened_endpoint(request: Request) -> Response:
+    """POST {"answer": id, "kind": "source" | "followup"}: a client says a source or follow-up was opened."""
+    doc = await body_json(request)
+    qlog = question_log(request)
+    answer, kind = doc.get("answer"), doc.get("kind")
+    if not isinstance(answer, str) or kind not in ("source", "followup"):
+        raise ApiError(422, '{"answer": "<answer_id of /api/ask>", "kind": "source" or "followup"}')
+    if qlog is not None:
+        qlog.mark_opened(answer, str(kind))
+    return Response(status_code=204)
 
 
 async def preview_endpoint(request: Request) -> Response:
@@ -92,7 +109,14 @@ def openapi_spec() -> dict[str, Any]:
             "/api/next": {"post": {
                 "summary": "Follow-up questions, each checked to be answerable",
                 "requestBody": _BODY, "responses": {"200": {"description": "followups"}, **_ERRORS}}},
-            "/healthz": {"get": {"summary": "Liveness, ontology version, build time",
+            "/api/opened": {"post": {
+                "summary": "Say that a source or follow-up of an answer was opened (for the question log)",
+                "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                    "type": "object", "required": ["answer", "kind"], "properties": {
+                        "answer": {"type": "string", "description": "the answer_id /api/ask returned"},
+                        "kind": {"type": "string", "enum": ["source", "followup"]}}}}}},
+                "responses": {"204": {"description": "noted"}, **_ERRORS}}},
+            "/healthz": {"get": {"summary": "Liveness, ontology version, build time, question log counts",
                                  "responses": {"200": {"description": "ok"}}}},
         },
         "components": {"schemas": {"Error": {

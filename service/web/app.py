@@ -23,7 +23,8 @@ from service.config import setting
 from service.errors import FolioError
 from service.kb import KB, default_kb_path
 from service.kb.store import STORE_DIR
-from service.web import api, console, linkeddata, pages, sparql
+from service.questionlog import open_log
+from service.web import api, console, linkeddata, owner, pages, sparql
 from service.web.errors import http_error, server_error
 from service.web.limits import ClientSlots
 from service.web.memory import FreezeLongLived
@@ -112,6 +113,7 @@ def create_app(kb_path: Path | None = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         Served(path).install(app.state)
         app.state.sparql_clients = ClientSlots(int(setting("SPARQL_CLIENT_LIMIT")))
+        app.state.qlog = open_log()
         # The KB and engine are hundreds of thousands of long-lived objects; a full garbage collection
         # walking them all stalls every request queued on this worker. Freeze them out of the collector.
         gc.collect()
@@ -121,12 +123,15 @@ def create_app(kb_path: Path | None = None) -> Starlette:
         watcher.cancel()
         app.state.served.retire()
         app.state.sparql_clients.close()
+        if app.state.qlog is not None:
+            app.state.qlog.close()
 
     routes = [
         Route("/", pages.home),
         Route("/api/ask", api.ask, methods=["GET", "POST"]),
         Route("/api/preview", api.preview_endpoint),
         Route("/api/next", api.next_endpoint, methods=["POST"]),
+        Route("/api/opened", api.opened_endpoint, methods=["POST"]),
         Route("/openapi.json", api.openapi),
         Route("/wiki/{name}", pages.wiki),
         Route("/id/{name}", linkeddata.entity),
@@ -134,6 +139,8 @@ def create_app(kb_path: Path | None = None) -> Starlette:
         Route("/readyz", pages.readyz),
         Route("/sparql", sparql.endpoint, methods=["GET", "POST", "OPTIONS"]),
         Route("/console", console.page_handler),
+        Route("/-/misses", owner.misses_page),
+        Route("/-/login", owner.login, methods=["GET", "POST"]),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     logged = [Middleware(AccessLog)] if setting("ACCESS_LOG").lower() in ("on", "1", "true", "yes") else []

@@ -28,12 +28,15 @@ async def read_body(request: Request, limit: int) -> bytes:
             await _drain(request, DRAIN)
         raise too_large
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            await _drain(request, DRAIN - size)
-            raise too_large
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                await _drain(request, DRAIN - size)
+                raise too_large
+            chunks.append(chunk)
+    except ClientDisconnect:  # the client left (or was cut off by BODY_TIMEOUT): nobody reads the answer
+        raise ApiError(400, "The request body ended before it was complete.") from None
     return b"".join(chunks)
 
 

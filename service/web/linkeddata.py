@@ -11,6 +11,7 @@ from starlette.responses import Response
 
 from service.accept import choose
 from service.vocab import GRAPH_DATA, PF
+from service.web.asked import opened
 from service.web.errors import ApiError
 from service.web.templating import page
 
@@ -79,6 +80,7 @@ async def entity(request: Request) -> Response:
         if request.query_params.get("format"):
             headers["Content-Disposition"] = f'attachment; filename="{name}.{ext}"'
         return Response(body, media_type=media, headers=headers)
+    opened(request, "source")  # an answer's result or source was opened
     catalog = kb.catalog
     facts_run = catalog.run("entity-facts", {"entity": iri})
     neighbours = catalog.run("entity-neighbours", {"entity": iri})

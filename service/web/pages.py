@@ -12,6 +12,7 @@ from starlette.responses import JSONResponse, Response
 
 from service import engine
 from service.engine.followups import next_questions
+from service.web.asked import new_answer_id, opened, question_log, remember
 from service.web.errors import ApiError
 from service.web.inputs import clean_question
 from service.web.plans import plan_for
@@ -36,7 +37,8 @@ def citations(text: str) -> list[tuple[str, list[str]]]:
 async def home(request: Request) -> Response:
     planner = request.app.state.planner
     raw = request.query_params.get("q")
-    context: dict[str, Any] = {"q": "", "plan": None, "followups": []}
+    context: dict[str, Any] = {"q": "", "plan": None, "followups": [], "answer_id": None}
+    plan = None
     if raw is not None and raw.strip():
         question = clean_question(raw)
         previous = clean_question(request.query_params.get("previous"), "previous", required=False)
@@ -48,8 +50,14 @@ async def home(request: Request) -> Response:
             segments=citations(plan.answer.text) if plan.answer else [],
             followups=next_questions(planner, plan, today),
             console_links=[f"/console?query={quote(run.query, safe='')}" for run in plan.sparql],
+            answer_id=new_answer_id(request),
         )
-    return page(request, "ask.html", context)
+        opened(request, "followup")  # a follow-up chip of an earlier answer brought the visitor here
+    response = page(request, "ask.html", context)
+    if plan is not None:
+        channel = "followup" if request.query_params.get("from") else "page"
+        remember(request, response, plan, channel, context["answer_id"])
+    return response
 
 
 async def wiki(request: Request) -> Response:
@@ -59,6 +67,7 @@ async def wiki(request: Request) -> Response:
     if markdown is None:
         raise ApiError(404, f"No wiki article named {name!r}.")
     entity = request.app.state.planner.engine.by_name.get(name)
+    opened(request, "source")  # a source of an answer was opened
     title, _, body = markdown.partition("\n")
     return page(request, "wiki.html", {"title": title.lstrip("# ").strip(), "html": _markdown.render(body),
                                         "entity": entity, "name": name})  # fmt: skip
@@ -73,6 +82,7 @@ async def healthz(request: Request) -> Response:
         "built_at": kb.manifest["built_at"],
         "triples": kb.manifest["counts"]["triples"]["store"],
         "sparql_network": {"closed_by": request.app.state.sparql_pool.walls},
+        "question_log": qlog.health() if (qlog := question_log(request)) is not None else {"backend": "off"},
     })  # fmt: skip
 
 

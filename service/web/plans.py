@@ -29,7 +29,9 @@ class PlanCache:
             self.hits += 1
             return found
         self.misses += 1
-        plan = self.planner.plan(question, previous=previous, today=today)
+        # the previous question was most likely just asked, and its plan is here
+        before = self.plan(previous, None, today) if previous and previous.strip() else None
+        plan = self.planner.plan(question, previous=before, today=today)
         if self.size:
             self._plans[key] = plan
             if len(self._plans) > self.size:

@@ -14,6 +14,19 @@ TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 TEMPLATES.env.filters["urlquote"] = lambda text: quote(str(text), safe="")
 
 
+def tracked(url: str, answer: str | None) -> str:
+    """A link of the site's own (/wiki/..., /id/...) marked with the answer it belongs to, so the question log
+    can note that a source was opened; other links unchanged."""
+    if not answer or not url.startswith("/") or url.startswith("//"):
+        return url
+    path, hash_, fragment = url.partition("#")
+    joiner = "&" if "?" in path else "?"
+    return f"{path}{joiner}from={answer}{hash_}{fragment}"
+
+
+TEMPLATES.env.filters["tracked"] = tracked
+
+
 def page(
     request: Request, name: str, context: dict[str, Any], status: int = 200, headers: dict[str, str] | None = None
 ) -> HTMLResponse:

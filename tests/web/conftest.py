@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -12,9 +13,15 @@ from pathlib import Path
 
 import httpx
 import pytest
+from playwright.sync_api import Browser, sync_playwright
 
 from service.bench_http import free_port
 from tests.conftest import ROOT
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+SHOTS = ROOT / "docs" / "screenshots"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]  # fmt: skip
 
 
 @contextmanager
@@ -22,7 +29,7 @@ def serving(kb: Path, logs: Path, workers: int = 1, **env: str) -> Iterator[str]
     """A real uvicorn server (`python -m service serve`) over a KB, on a free loopback port, until the block ends."""
     port = free_port()
     environ = {**os.environ, "KB_DIR": str(kb), "SPARQL_TIMEOUT": "3", "SPARQL_CLIENT_LIMIT": "3",
-               "SPARQL_WORKERS": "2", **env}  # fmt: skip
+               "SPARQL_WORKERS": "2", "LOG_DATABASE_URL": f"sqlite:///{logs / 'questions.sqlite3'}", **env}  # fmt: skip
     command = [sys.executable, "-m", "service", "serve", "--port", str(port), "--kb", str(kb), "--workers",
                str(workers)]  # fmt: skip
     log = logs / "server.log"
@@ -61,3 +68,15 @@ def server(demo_kb_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iter
 def http(server: str) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=server, timeout=30) as client:
         yield client
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's headless Chromium, driven by Playwright (whose own browser download cannot run here); one per
+    module, since Playwright's event loop stays on the main thread while it runs, in the way of asyncio.run."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Chromium is needed for the browser tests: apt-get install chromium (scripts/install does it)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()

@@ -3,29 +3,12 @@
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
-from tests.conftest import ROOT
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-SHOTS = ROOT / "docs" / "screenshots"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]  # fmt: skip
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Chromium is needed for the browser tests: apt-get install chromium (scripts/install does it)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
+from tests.web.conftest import SHOTS
 
 
 @pytest.fixture
@@ -121,3 +104,12 @@ def test_console_runs_a_stored_example_and_reports_syntax_errors(page: Page) -> 
     page.get_by_role("button", name="Run").click()
     expect(page.get_by_role("alert")).to_contain_text("line 2")
     expect(page.locator("#highlight .k").first).to_have_text("SELECT")
+
+
+def test_the_next_question_on_the_page_is_read_after_the_last(page: Page) -> None:
+    page.goto("/?q=Rust+projects")
+    page.get_by_role("searchbox").fill("and Go?")
+    page.get_by_role("button", name="Ask").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("and Go?")
+    expect(page.locator("p.note")).to_contain_text("after “Rust projects”")
+    expect(page.locator("section.results ol li").first).to_be_visible()

@@ -1,0 +1,42 @@
+"""The question log's side of the web app: a row for each answered question, written after the response, and
+a mark when a source or a follow-up of an answer is opened (its links carry `from=<answer id>`)."""
+
+from __future__ import annotations
+
+from starlette.background import BackgroundTask
+from starlette.requests import Request
+from starlette.responses import Response
+
+from service.engine.model import Plan
+from service.questionlog import QuestionLog, entry_for, new_id
+
+
+def question_log(request: Request) -> QuestionLog | None:
+    found: QuestionLog | None = getattr(request.app.state, "qlog", None)
+    return found
+
+
+def remember(request: Request, response: Response, plan: Plan, channel: str, answer: str | None = None) -> Response:
+    """Write the plan's row once the response is sent; `answer` is the id its page's links already carry."""
+    qlog = question_log(request)
+    if qlog is not None:
+        entry = entry_for(plan, channel, answer)
+
+        async def record() -> None:  # on the event loop once the response is sent: an append, no thread hop
+            qlog.record(entry)
+
+        response.background = BackgroundTask(record)
+    return response
+
+
+def opened(request: Request, kind: str) -> None:
+    """A link of an earlier answer was followed (`?from=<answer id>`): mark that answer's row."""
+    qlog = question_log(request)
+    source = request.query_params.get("from")
+    if qlog is not None and source:
+        qlog.mark_opened(source, kind)
+
+
+def new_answer_id(request: Request) -> str | None:
+    qlog = question_log(request)
+    return new_id() if qlog is not None else None

@@ -1,0 +1,115 @@
+"""/-/misses: the owner's misses report as a page, only with ADMIN_TOKEN.
+
+The token comes as `Authorization: Bearer <token>`, or once through the login form (/-/login), which sets a
+cookie holding a keyed hash of the token (never the token), HttpOnly and SameSite=Strict. A request without
+the token gets 404 from /-/misses, and with ADMIN_TOKEN unset (or shorter than 16 characters, too easy to
+guess) /-/login is 404 as well: the page's existence is not advertised. Owner pages are never cached.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import hmac
+import logging
+from datetime import date, timedelta
+from typing import Any
+from urllib.parse import unquote_plus
+
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+from service import engine
+from service.config import setting
+from service.misses import default_since, report
+from service.questionlog import database_url
+from service.questionlog.store import open_store
+from service.web.errors import ApiError
+from service.web.inputs import read_body
+from service.web.templating import page
+
+COOKIE = "folio_owner"
+MIN_TOKEN = 16
+PRIVATE = {"Cache-Control": "no-store", "X-Robots-Tag": "noindex"}
+log = logging.getLogger("service.web.owner")
+
+
+def _token() -> str:
+    token = setting("ADMIN_TOKEN")
+    if token and len(token) < MIN_TOKEN:
+        _warn_short()
+        return ""
+    return token
+
+
+@functools.cache
+def _warn_short() -> None:
+    log.warning("ADMIN_TOKEN is shorter than %d characters: the owner's pages stay off", MIN_TOKEN)
+
+
+def _cookie_value(token: str) -> str:
+    return hmac.new(token.encode(), b"folio owner session", hashlib.sha256).hexdigest()
+
+
+def is_owner(request: Request) -> bool:
+    token = _token()
+    if not token:
+        return False
+    bearer = request.headers.get("authorization", "")
+    if bearer.startswith("Bearer ") and hmac.compare_digest(bearer[7:].strip(), token):
+        return True
+    return hmac.compare_digest(request.cookies.get(COOKIE, ""), _cookie_value(token))
+
+
+def _chart(days: list[dict[str, Any]]) -> dict[str, Any]:
+    """Bars of questions per day, stacked right / weak / declined, as numbers the template draws in SVG."""
+    top = max((d["right"] + d["weak"] + d["declined"] for d in days), default=1) or 1
+    width = max(1, len(days))
+    bars = []
+    for n, d in enumerate(days):
+        y = 100.0
+        parts = []
+        for kind in ("right", "weak", "declined"):
+            h = 100.0 * d[kind] / top
+            y -= h
+            parts.append({"kind": kind, "y": round(y, 2), "h": round(h, 2)})
+        bars.append({"x": round(n * 100.0 / width, 2), "w": round(100.0 / width * 0.8, 2), "day": d["day"],
+                     "parts": parts, "total": d["right"] + d["weak"] + d["declined"]})  # fmt: skip
+    return {"bars": bars, "top": top}
+
+
+async def misses_page(request: Request) -> Response:
+    if not is_owner(request):
+        raise ApiError(404, f"Nothing here: {request.url.path}")
+    today = engine.today()
+    since = request.query_params.get("since") or default_since(today)
+    try:
+        date.fromisoformat(since)
+    except ValueError:
+        raise ApiError(400, "since is a date, YYYY-MM-DD") from None
+    store = open_store(database_url())
+    try:
+        rows = store.rows(since)
+    finally:
+        store.close()
+    doc = report(request.app.state.planner, rows, today)
+    return page(request, "owner-misses.html", {"doc": doc, "since": since, "chart": _chart(doc["per_day"]),
+                                               "default": (today - timedelta(days=30)).isoformat()},
+                headers=PRIVATE)  # fmt: skip
+
+
+async def login(request: Request) -> Response:
+    """GET: the form; POST token=...: the cookie and a redirect to the report, or the form again with 401."""
+    token = _token()
+    if not token:
+        raise ApiError(404, f"Nothing here: {request.url.path}")
+    if request.method == "GET":
+        return page(request, "owner-login.html", {}, headers=PRIVATE)
+    raw = (await read_body(request, 4096)).decode("utf-8", "replace")
+    given = dict(p.split("=", 1) for p in raw.split("&") if "=" in p).get("token", "")
+    if not hmac.compare_digest(unquote_plus(given), token):
+        return page(request, "owner-login.html", {"wrong": True}, status=401, headers=PRIVATE)
+    response = RedirectResponse("/-/misses", status_code=303, headers=PRIVATE)
+    response.set_cookie(COOKIE, _cookie_value(token), httponly=True, samesite="strict", path="/-/",
+                        secure=request.url.scheme == "https")  # fmt: skip
+    return response

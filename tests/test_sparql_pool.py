@@ -1,0 +1,56 @@
+"""The SPARQL worker pool in process: a worker that dies between queries, or cannot be replaced, never turns a
+visitor's query into an error of ours."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from dataclasses import replace
+from pathlib import Path
+
+from service.kb.store import STORE_DIR
+from service.sparql.pool import Busy, Limits, Outcome, Pool, Request
+
+ASK = Request(query="ASK { ?s ?p ?o }", accept="application/sparql-results+json")
+
+
+def _pool(kb: Path, size: int) -> Pool:
+    return Pool(str(kb / STORE_DIR), {}, Limits(size=size, timeout=5, queue_wait=2, sandbox=False))
+
+
+def test_a_worker_that_died_while_idle_is_replaced_and_the_query_runs(demo_kb_path: Path) -> None:
+    pool = _pool(demo_kb_path, 1)
+    try:
+        (worker,) = pool._all
+        os.kill(worker.process.pid, signal.SIGKILL)  # as a Rust abort after its last answer would
+        worker.process.join(5)
+        outcome: Outcome = asyncio.run(pool.run(ASK))
+        assert outcome.status == 200 and b"true" in outcome.body
+        assert len(pool._all) == 1 and pool._all[0] is not worker
+    finally:
+        pool.close()
+
+
+def test_a_worker_that_cannot_be_started_again_is_a_503_then_comes_back(demo_kb_path: Path) -> None:
+    pool = _pool(demo_kb_path, 1)
+    try:
+        (worker,) = pool._all
+        os.kill(worker.process.pid, signal.SIGKILL)
+        worker.process.join(5)
+        roomy = pool.limits
+        pool.limits = replace(roomy, memory_mb=64)  # a new worker cannot even load the store now
+
+        async def twice() -> tuple[str, Outcome]:
+            try:
+                await pool.run(ASK)
+                first = "ran"
+            except Busy:
+                first = "busy"  # the endpoint's 503 with Retry-After
+            pool.limits = roomy  # memory again
+            return first, await pool.run(ASK)
+
+        first, second = asyncio.run(twice())
+        assert first == "busy" and second.status == 200
+    finally:
+        pool.close()
