@@ -232,10 +232,15 @@ def default_since(today: date) -> str:
     return (today - timedelta(days=30)).isoformat()
 
 
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def text(doc: dict[str, Any], since: str) -> str:
-    lines = [f"Misses since {since}: {doc['missed']} of {doc['questions']} logged questions, in "
-             f"{len(doc['groups'])} groups (most asked first); {doc['declined_by_design']} private questions "
-             "declined by design are left out.", ""]  # fmt: skip
+    private = _n(doc["declined_by_design"], "private question")
+    lines = [f"Misses since {since}: {doc['missed']} of {_n(doc['questions'], 'logged question')}, in "
+             f"{_n(len(doc['groups']), 'group')} (most asked first); {private} declined by design left out.",
+             ""]  # fmt: skip
     for g in doc["groups"]:
         outcomes = ", ".join(f"{n} {k}" for k, n in g["outcomes"].items())
         lines.append(f"{g['count']:>4}×  {g['question']!r}   last {g['last_asked']}   {outcomes}   "

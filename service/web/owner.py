@@ -29,6 +29,7 @@ from service.web.inputs import read_body
 from service.web.templating import page
 
 COOKIE = "folio_owner"
+KINDS = ("right", "weak", "declined")
 MIN_TOKEN = 16
 PRIVATE = {"Cache-Control": "no-store", "X-Robots-Tag": "noindex"}
 log = logging.getLogger("service.web.owner")
@@ -61,21 +62,25 @@ def is_owner(request: Request) -> bool:
     return hmac.compare_digest(request.cookies.get(COOKIE, ""), _cookie_value(token))
 
 
-def _chart(days: list[dict[str, Any]]) -> dict[str, Any]:
-    """Bars of questions per day, stacked right / weak / declined, as numbers the template draws in SVG."""
+def _chart(days: list[dict[str, Any]], since: date, today: date) -> dict[str, Any]:
+    """Bars of questions per day from `since` to `today` (a day without questions is a gap), stacked answered /
+    weak / declined, as numbers the template draws in SVG."""
+    counted = {d["day"]: d for d in days}
+    today = max([today, *(date.fromisoformat(d) for d in counted)])  # rows of a later day than TODAY pins
+    span = [since + timedelta(days=n) for n in range(max(1, (today - since).days + 1))]
     top = max((d["right"] + d["weak"] + d["declined"] for d in days), default=1) or 1
-    width = max(1, len(days))
+    width = 100.0 / len(span)
     bars = []
-    for n, d in enumerate(days):
-        y = 100.0
-        parts = []
-        for kind in ("right", "weak", "declined"):
+    for n, day in enumerate(span):
+        d = counted.get(day.isoformat(), {"right": 0, "weak": 0, "declined": 0})
+        y, parts = 100.0, []
+        for kind in KINDS:
             h = 100.0 * d[kind] / top
             y -= h
             parts.append({"kind": kind, "y": round(y, 2), "h": round(h, 2)})
-        bars.append({"x": round(n * 100.0 / width, 2), "w": round(100.0 / width * 0.8, 2), "day": d["day"],
-                     "parts": parts, "total": d["right"] + d["weak"] + d["declined"]})  # fmt: skip
-    return {"bars": bars, "top": top}
+        bars.append({"x": round(n * width, 3), "w": round(width * 0.8, 3), "day": day.isoformat(), "parts": parts,
+                     "total": d["right"] + d["weak"] + d["declined"], **{k: d[k] for k in KINDS}})  # fmt: skip
+    return {"bars": bars, "top": top, "first": span[0].isoformat(), "last": span[-1].isoformat(), "days": len(span)}
 
 
 async def misses_page(request: Request) -> Response:
@@ -93,7 +98,8 @@ async def misses_page(request: Request) -> Response:
     finally:
         store.close()
     doc = report(request.app.state.planner, rows, today)
-    return page(request, "owner-misses.html", {"doc": doc, "since": since, "chart": _chart(doc["per_day"]),
+    chart = _chart(doc["per_day"], date.fromisoformat(since), today)
+    return page(request, "owner-misses.html", {"doc": doc, "since": since, "chart": chart,
                                                "default": (today - timedelta(days=30)).isoformat()},
                 headers=PRIVATE)  # fmt: skip
 
