@@ -130,6 +130,19 @@ def cmd_init(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_synth(args: argparse.Namespace) -> int:
+    from service.synth import synthesise  # noqa: PLC0415  # only this command needs the generator
+
+    out = Path(args.out)
+    written = synthesise(args.scale, out, seed=args.seed)
+    p = written.portfolio
+    print(f"wrote {len(written.files)} files to {out}: {len(p.works)} works, {len(p.skills)} skills, "
+          f"{len(p.roles)} roles, {sum(len(w.months) for w in p.works)} active months, "
+          f"{sum(len(a) for a in p.articles)} articles (scale {args.scale}, seed {args.seed})")  # fmt: skip
+    print(f"  python -m service build --data {written.data} --wiki {written.wiki} --kb {out / 'kb'}")
+    return 0
+
+
 def cmd_misses(args: argparse.Namespace) -> int:
     today = engine.today()
     since = args.since or default_since(today)
@@ -264,6 +277,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--name", default="Ada Byte", help="the person's name as written (default: Ada Byte)")
     p.add_argument("--email", help="the public contact address (default: hello@<name>.example)")
     p.add_argument("--pronoun", default="they", choices=["she", "he", "they"], help="default: they")
+    p = command("synth", cmd_synth, "write a synthetic portfolio N times the demo's size (data and wiki) to --out")
+    p.add_argument("--scale", type=int, default=1, help="how many times the demo's size (default: 1)")
+    p.add_argument("--out", required=True, help="a new or empty folder; gets data/ and wiki/")
+    p.add_argument("--seed", type=int, default=1, help="the same scale and seed give the same files (default: 1)")
     p = command("serve", cmd_serve, "serve the web app (ask page, API, SPARQL endpoint, pages) with uvicorn")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
