@@ -32,6 +32,11 @@ SETTINGS: dict[str, Setting] = {
         Setting("WIKI_DIR", str(ROOT / "wiki"), "The wiki articles (**/*.md with front matter)."),
         Setting("QUERIES_DIR", str(ROOT / "queries"), "The stored SPARQL queries (*.rq)."),
         Setting("CACHE_DIR", str(ROOT / "var" / "cache"), "Reasoning results, keyed by the digest of ontology + data."),
+        Setting(
+            "REASONER",
+            "auto",
+            "The OWL 2 RL reasoner: reasonable (fast), owlrl (the reference) or auto (reasonable when installed).",
+        ),
         Setting("TODAY", "", "Plan questions as if today were this date (YYYY-MM-DD); empty means the real date."),
         Setting("PLAN_CACHE", "4096", "How many plans each web worker keeps for repeated questions (0: none)."),
         Setting(
