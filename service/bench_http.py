@@ -21,7 +21,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
@@ -108,14 +108,22 @@ def _wrk(base: str, paths: list[str], seconds: int, connections: int) -> dict[st
     }
 
 
+@contextmanager
+def _one_server(kb: Path, workers: int) -> Iterator[str]:
+    with app_server(kb, workers) as (base, _):
+        yield base
+
+
 def bench_http(kb: Path, questions: list[str], seconds: int = 20, workers: int = 2, connections: int = 32,
                warm: bool = False, out: Callable[[str], None] = print, rebuilds: int = 0,
-               rebuild: Callable[[], object] | None = None) -> None:  # fmt: skip
+               rebuild: Callable[[], object] | None = None,
+               site: Callable[[], AbstractContextManager[str]] | None = None, shape: str = "") -> None:  # fmt: skip
     """With `rebuilds`, the KB is built that many times while /api/ask runs: the errors column counts failed
-    requests across the switches (there must be none)."""
+    requests across the switches (there must be none). `site` starts something else to measure (replicas
+    behind a proxy, service/topology.py), described by `shape`."""
     if shutil.which("wrk") is None:
         raise RuntimeError("bench http needs wrk: apt-get install wrk")
-    with app_server(kb, workers) as (base, _):
+    with (site() if site is not None else _one_server(kb, workers)) as base:
         time.sleep(2)  # every worker up
         ask = [f"/api/ask?q={quote(q)}" for q in questions]
         typing = [f"/api/preview?q={quote(q[:n])}" for q in questions[:400] for n in range(3, len(q) + 1, 3)]
@@ -141,7 +149,8 @@ def bench_http(kb: Path, questions: list[str], seconds: int = 20, workers: int =
                    "/api/preview, 1 connection (one visitor typing)": _wrk(base, typing, 10, 1)}  # fmt: skip
     cache = os.environ.get("PLAN_CACHE", "4096")
     state = "warm (every question asked before)" if warm else "cold"
-    out(f"wrk, {connections} connections, {seconds} s each, {workers} uvicorn workers, PLAN_CACHE={cache}, {state};")
+    shape = shape or f"{workers} uvicorn workers, embedded store"
+    out(f"wrk, {connections} connections, {seconds} s each, {shape}, PLAN_CACHE={cache}, {state};")
     out(f"/api/ask rotates over {len(ask)} snapshot questions, /api/preview over {len(typing)} typed prefixes.\n")
     out("| path | requests | req/s | p50 ms | p95 ms | p99 ms | errors |")
     out("|---|---|---|---|---|---|---|")

@@ -8,6 +8,7 @@ import os
 import sys
 from collections.abc import Callable
 from datetime import date
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -180,8 +181,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
         bench_preview(planner)
         rebuild = (lambda: build(_sources(args), _kb_path(args), log=lambda _m: None)) if args.rebuilds else None
         served = _kb_path(args) if args.rebuilds else _kb_path(args).resolve()  # the link, to see new builds
+        site, shape = None, ""
+        if args.store == "remote":
+            from service.topology import remote_site  # noqa: PLC0415  # the Oxigraph server and nginx: dev tools
+
+            site = partial(remote_site, _sources(args), args.replicas, args.workers)
+            shape = (f"Oxigraph server + {args.replicas} replicas x {args.workers} uvicorn workers behind nginx"
+                     if args.replicas else f"Oxigraph server + {args.workers} uvicorn workers")  # fmt: skip
         bench_http(served.absolute(), snapshot.questions(planner), seconds=args.seconds, warm=args.warm,
-                   rebuilds=args.rebuilds, rebuild=rebuild)  # fmt: skip
+                   rebuilds=args.rebuilds, rebuild=rebuild, workers=args.workers, site=site,
+                   shape=shape)  # fmt: skip
     elif args.what == "log":
         bench_log(_kb_path(args).resolve(), snapshot.questions(_planner(args)), seconds=args.seconds,
                   rounds_n=args.rounds)  # fmt: skip
@@ -306,6 +315,10 @@ def _parser() -> argparse.ArgumentParser:
     p = command("bench", cmd_bench, "measure: build times, each stored query, or plan() over the snapshot questions")
     p.add_argument("what", choices=["build", "queries", "plan", "http", "sparql", "attack", "log"])
     p.add_argument("--seconds", type=int, default=20, help="how long each wrk run lasts (bench http, sparql)")
+    p.add_argument("--store", choices=["embedded", "remote"], default="embedded",
+                   help="bench http: the embedded store, or a fresh Oxigraph server the KB is built for")
+    p.add_argument("--replicas", type=int, default=0, help="bench http --store remote: replicas behind nginx")
+    p.add_argument("--workers", type=int, default=2, help="bench http: uvicorn workers per server")
     p.add_argument("--warm", action="store_true", help="bench http: ask every question once before measuring")
     p.add_argument("--runs", type=int, default=200, help="runs per query (bench queries)")
     p.add_argument("--rounds", type=int, default=3, help="bench log: rounds of the log on and off, taking turns")

@@ -83,6 +83,15 @@ SETTINGS: dict[str, Setting] = {
         Setting("ADMIN_TOKEN", "", "The owner's token for /-/misses (bearer header or login form); empty: no page."),
         Setting("ACCESS_LOG", "off", "Log one line per request (method, path, status, time; no address or question)."),
         Setting("KEEP_BUILDS", "2", "How many finished builds to keep beside the current one's predecessor."),
+        Setting(
+            "STORE_URL",
+            "",
+            "A SPARQL 1.1 query endpoint that holds the KB's graphs instead of the embedded store (http://.../query).",
+        ),
+        Setting("STORE_UPDATE_URL", "", "The remote store's SPARQL update endpoint, for `build` (the switch)."),
+        Setting("STORE_GSP_URL", "", "The remote store's Graph Store Protocol endpoint, for `build` (the upload)."),
+        Setting("STORE_TIMEOUT", "10", "Seconds the engine waits for the remote store to answer a stored query."),
+        Setting("STORE_BUILD_TIMEOUT", "600", "Seconds `build` waits for the remote store to take an upload."),
     )
 }
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pyoxigraph as ox
 
@@ -28,6 +28,9 @@ from service import sparql_text
 from service.errors import FolioError, Problem, display_path
 from service.sparql import safety
 from service.vocab import PF, XSD
+
+if TYPE_CHECKING:
+    from service.kb.store import AnyStore
 
 PARAM_TYPES = ("iri", "string", "date", "integer", "decimal", "boolean")
 _HEADER = re.compile(r"^#\s*(title|description|param)\s*:\s*(.*)$")
@@ -213,7 +216,7 @@ class Catalog(Mapping[str, StoredQuery]):
     Any other IRI must be a plain http(s) URL without credentials.
     """
 
-    def __init__(self, queries: dict[str, StoredQuery], store: ox.Store, known_iri: Callable[[str], bool]) -> None:
+    def __init__(self, queries: dict[str, StoredQuery], store: AnyStore, known_iri: Callable[[str], bool]) -> None:
         self._queries = queries
         self._store = store
         self._known = known_iri

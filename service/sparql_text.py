@@ -117,3 +117,12 @@ def undeclared_prefixes(text: str) -> list[tuple[str, int]]:
             if prefix not in declared:
                 found.setdefault(prefix, t.line)
     return sorted(found.items(), key=lambda kv: kv[1])
+
+
+def prologue(text: str, prefixes: dict[str, str], base: str | None) -> str:
+    """The lines a query needs in front to mean at another SPARQL service what it means at this endpoint: its
+    BASE and the endpoint's default prefixes it uses without declaring them. Later declarations in the query
+    override these, as the grammar says; no other text of the query changes."""
+    lines = [f"BASE <{base}>"] if base else []
+    lines += [f"PREFIX {p}: <{prefixes[p]}>" for p, _ in undeclared_prefixes(text) if p in prefixes]
+    return "".join(line + "\n" for line in lines)

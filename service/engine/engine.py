@@ -208,9 +208,9 @@ class Engine:
             for name in (d.term, *d.aliases):
                 definitions[tuple(words(name))] = d
         roles_by_org: dict[str, list[str]] = defaultdict(list)
-        for e in entities.values():
+        for e in sorted(entities.values(), key=lambda e: (e.start or "", e.iri), reverse=True):
             if e.kind == "role" and e.organisation:
-                roles_by_org[e.organisation].append(e.iri)
+                roles_by_org[e.organisation].append(e.iri)  # the latest role at an organisation first
         known_words = {stem(w) for w in protected} | {stem(w) for key in definitions for w in key}
         known_words |= {w for item in authored for p in item.phrases for w in p} | {w for key in classes for w in key}
         known_words |= intents.cue_words | {stem(w) for w in intents.cue_words}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,21 +16,33 @@ from service.kb.holds import Hold
 from service.kb.index import open_index
 from service.kb.lexicon import Lexicon, load_lexicon
 from service.kb.manifest import read_manifest
+from service.kb.remote import RemoteStore
 from service.kb.site import Site
-from service.kb.store import STORE_DIR, open_store
+from service.kb.store import AnyStore, open_kb_store
 from service.kb.wiki import Passage
 from service.queries import Catalog, load_catalog
 
 __all__ = ["KB", "default_kb_path"]
 
 
-def _is_subject(store: ox.Store, iri: str) -> bool:
-    """An IRI the KB states something about: an entity, a class, a property, a category."""
-    try:
-        node = ox.NamedNode(iri)
-    except ValueError:
-        return False
-    return next(iter(store.quads_for_pattern(node, None, None)), None) is not None
+def _subject_test(store: AnyStore) -> Callable[[str], bool]:
+    """Whether an IRI is one the KB states something about (an entity, a class, a property, a category);
+    remembered, since a KB does not change while it is served and a remote store is a round trip away."""
+    known: dict[str, bool] = {}
+
+    def is_subject(iri: str) -> bool:
+        found = known.get(iri)
+        if found is None:
+            try:
+                node = ox.NamedNode(iri)
+            except ValueError:
+                return False
+            found = next(iter(store.quads_for_pattern(node, None, None)), None) is not None
+            if len(known) < 100_000:
+                known[iri] = found
+        return found
+
+    return is_subject
 
 
 def default_kb_path() -> Path:
@@ -43,7 +56,7 @@ class KB:
     path: Path
     manifest: dict[str, Any]
     site: Site
-    store: ox.Store
+    store: AnyStore
     index: Index
     lexicon: Lexicon
     catalog: Catalog
@@ -66,7 +79,7 @@ class KB:
         site = Site(**manifest["site"])
         lexicon, _ = load_lexicon(sorted((path / "lexicon").glob("*.yaml")))
         queries, _ = load_catalog(sorted((path / "queries").glob("*.rq")))
-        store = open_store(path / STORE_DIR, in_memory=in_memory)
+        store = open_kb_store(path, manifest, in_memory=in_memory)
         index = open_index(path / "index")
         with index.searcher() as s:
             passages = [
@@ -80,7 +93,7 @@ class KB:
             store=store,
             index=index,
             lexicon=lexicon,
-            catalog=Catalog(queries, store, lambda iri: _is_subject(store, iri)),
+            catalog=Catalog(queries, store, _subject_test(store)),
             passages=passages,
             articles={p.stem: p.read_text(encoding="utf-8") for p in sorted((path / "wiki").glob("*.md"))},
             hold=kept,
@@ -95,3 +108,20 @@ class KB:
     def query(self, sparql: str) -> Any:
         """Run SPARQL over the union of the ontology, stated and inferred graphs."""
         return self.store.query(sparql, use_default_graph_as_union=True)
+
+    @property
+    def digest(self) -> str:
+        """The build's digest: the same inputs give the same digest, on any machine."""
+        return str(self.manifest.get("digest", ""))
+
+    @property
+    def remote(self) -> bool:
+        return isinstance(self.store, RemoteStore)
+
+    def store_build(self) -> str | None:
+        """The digest of the build the store holds: its marker on a remote store, this KB's own otherwise.
+        Raises StoreUnavailable (remote) when the store does not answer."""
+        if isinstance(self.store, RemoteStore):
+            return self.store.build()
+        next(iter(self.store.quads_for_pattern(None, None, None)), None)  # the embedded store answers
+        return self.digest

@@ -20,12 +20,14 @@ import rdflib
 
 from service.config import path_setting, setting
 from service.errors import BuildFailed, ProblemsFound
+from service.kb import publish
 from service.kb.check import Checked, check_inputs
 from service.kb.holds import Hold, try_exclusive
 from service.kb.index import write_index
 from service.kb.manifest import FORMAT, changes, read_manifest, write_manifest
-from service.kb.rdf import PF
+from service.kb.rdf import PF, graph_to_ntriples
 from service.kb.reason import infer_cached
+from service.kb.remote import shown
 from service.kb.sources import Sources, digest_of
 from service.kb.store import STORE_DIR, write_store
 
@@ -75,14 +77,22 @@ def build(sources: Sources, kb: Path, log: Log = print) -> dict[str, Any]:
     stage = root / stamp
     stage.mkdir(parents=True)
     writing = Hold(stage, exclusive=True)  # pruning leaves a build alone while it is written
+    target = publish.Target.from_settings()
+    staged: publish.Staged | None = None
     try:
-        manifest = _write(checked, stage, path_setting("CACHE_DIR"), steps)
+        manifest, staged = _write(checked, stage, path_setting("CACHE_DIR"), steps, target, stamp)
         manifest["timings_s"] = steps.timings | {"total": round(time.perf_counter() - started, 3)}
         write_manifest(stage, manifest)
+        if target is not None and staged is not None:
+            with steps.step("switch the remote store"):
+                publish.switch(target, staged)
+            staged = None
         _switch(kb, stage)
     except BaseException:
         writing.release()
         shutil.rmtree(stage, ignore_errors=True)
+        if target is not None and staged is not None:
+            publish.drop(target, staged)
         raise
     writing.release()
     _prune(root, keep=int(setting("KEEP_BUILDS")), current=stage)
@@ -90,15 +100,31 @@ def build(sources: Sources, kb: Path, log: Log = print) -> dict[str, Any]:
     return manifest
 
 
-def _write(checked: Checked, stage: Path, cache: Path, steps: _Steps) -> dict[str, Any]:
+def build_digest(digests: dict[str, dict[str, str]]) -> str:
+    """One digest for every input of a build: the same inputs give the same digest on any machine, so replicas
+    that built (or were copied) the same KB can tell they serve the same build as the store."""
+    flat = {f"{kind}/{name}": d for kind, files in digests.items() for name, d in files.items()}
+    return digest_of(flat | {"format": str(FORMAT)})[:32]
+
+
+def _write(checked: Checked, stage: Path, cache: Path, steps: _Steps, target: publish.Target | None,
+           stamp: str) -> tuple[dict[str, Any], publish.Staged | None]:  # fmt: skip
     sources = checked.sources
     digests = sources.digests()
+    digest = build_digest(digests)
     with steps.step("reason (OWL 2 RL)"):
         key = digest_of(digests["ontology"] | {f"data/{k}": v for k, v in digests["data"].items()})
         inferred, cached = infer_cached(checked.ontology.graph, checked.data.graph, cache, key[:32])
         steps.log(f"    {len(inferred)} inferred triples{' (cached)' if cached else ''}")
-    with steps.step("load store"):
-        total = write_store(stage / STORE_DIR, sources.ontology_files(), sources.data_files(), inferred)
+    staged = None
+    if target is None:
+        with steps.step("load store"):
+            total = write_store(stage / STORE_DIR, sources.ontology_files(), sources.data_files(), inferred)
+    else:
+        with steps.step(f"upload to the remote store {shown(target.gsp_url)}"):
+            staged = publish.stage(target, stamp.replace(".", "-"), sources.ontology_files(), sources.data_files(),
+                                   graph_to_ntriples(inferred), digest)  # fmt: skip
+            total = staged.triples
     with steps.step("index passages"):
         passages = write_index(checked.articles, stage / INDEX_DIR)
     with steps.step("copy lexicon and queries"):
@@ -111,13 +137,15 @@ def _write(checked: Checked, stage: Path, cache: Path, steps: _Steps) -> dict[st
     assert checked.site is not None
     return {
         "format": FORMAT,
+        "digest": digest,
+        "store": "embedded" if target is None else "remote",
         "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "ontology_version": _ontology_version(checked.ontology.graph),
         "site": checked.site.to_json(),
         "sources": {k: str(v) for k, v in vars(sources).items()},
         "inputs": digests,
         "counts": _counts(checked, inferred, total, passages),
-    }
+    }, staged
 
 
 def _write_articles(checked: Checked, directory: Path) -> None:

@@ -7,13 +7,18 @@ GRAPH clause, while an entity page can still tell an inferred fact from a stated
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pyoxigraph as ox
 import rdflib
 
+from service.config import setting
+from service.errors import FolioError
 from service.kb.rdf import GRAPH_DATA, GRAPH_INFERRED, GRAPH_ONTOLOGY, graph_to_ntriples
+from service.kb.remote import RemoteStore
 
 STORE_DIR = "store"
+AnyStore = ox.Store | RemoteStore  # what the catalog, the entity pages and the SPARQL workers query
 
 
 def write_store(directory: Path, ontology: list[Path], data: list[Path], inferred: rdflib.Graph) -> int:
@@ -41,3 +46,21 @@ def open_store(directory: Path, *, in_memory: bool = False) -> ox.Store:
     memory = ox.Store()
     memory.extend(disk)
     return memory
+
+
+def remote_store(*, max_bytes: int = 0, pinned: bool = False) -> RemoteStore | None:
+    """The remote store of the settings ($STORE_URL), or None for the embedded one."""
+    url = setting("STORE_URL")
+    if not url:
+        return None
+    return RemoteStore(url, timeout=float(setting("STORE_TIMEOUT")), max_bytes=max_bytes, pinned=pinned)
+
+
+def open_kb_store(kb: Path, manifest: dict[str, Any], *, in_memory: bool = False) -> AnyStore:
+    """The store a KB's queries run on: the remote store when $STORE_URL is set, else the KB's own folder."""
+    remote = remote_store()
+    if remote is not None:
+        return remote
+    if manifest.get("store") == "remote" or not (kb / STORE_DIR).is_dir():
+        raise FolioError(f"{kb} was built for a remote store: set STORE_URL to serve it")
+    return open_store(kb / STORE_DIR, in_memory=in_memory)

@@ -27,6 +27,7 @@ import pyoxigraph as ox
 
 from service import sparql_text
 from service.accept import choose
+from service.kb.remote import RemoteStore, StoreGone, StoreUnavailable
 from service.sparql import results
 from service.sparql.safety import names_its_dataset
 from service.sparql.sandbox import close_network
@@ -35,6 +36,7 @@ log = logging.getLogger("service.sparql.pool")
 
 T = TypeVar("T")
 _POSITION = re.compile(r"error at (\d+):(\d+)")
+KEEP_ALIVE = 20.0  # seconds between pings from an idle worker to the remote store
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,20 @@ class Limits:
     queue: int = 16  # queries that may wait for a worker, per web process
     queue_wait: float = 5.0  # seconds a query may wait for one
     sandbox: bool = True
+
+
+@dataclass(frozen=True)
+class RemoteSource:
+    """Workers that send their queries to a remote store ($STORE_URL) instead of holding a copy of the KB: each
+    opens its one connection to the store before it closes its network, so it can reach the store and
+    nothing else; when that connection closes, the worker stops and another takes its place."""
+
+    url: str
+    timeout: float
+    max_bytes: int
+
+
+Source = str | RemoteSource  # a store folder, or a remote store
 
 
 class QueryTimeout(Exception):
@@ -117,7 +133,7 @@ def _error(e: Exception) -> Outcome:
     return Outcome(400, message=f"The query could not be evaluated: {text[:300]}")
 
 
-def execute(store: ox.Store, req: Request, prefixes: dict[str, str]) -> Outcome:
+def execute(store: ox.Store | RemoteStore, req: Request, prefixes: dict[str, str]) -> Outcome:
     options: dict[str, Any] = {"prefixes": prefixes, "base_iri": req.base_iri}
     if req.default_graphs:
         options["default_graph"] = [ox.NamedNode(g) for g in req.default_graphs]
@@ -131,15 +147,24 @@ def execute(store: ox.Store, req: Request, prefixes: dict[str, str]) -> Outcome:
         m = _POSITION.search(str(e))
         message = str(e).split(": expected", 1)[0]
         return Outcome(400, message=message, line=int(m.group(1)) if m else None, column=int(m.group(2)) if m else None)
+    except StoreGone:
+        raise
+    except StoreUnavailable as e:
+        return Outcome(503, message=f"The store did not answer: {e}")
     except (ValueError, OSError, RuntimeError) as e:
         return _error(e)
     try:
-        return _write(store, req, options, result, prefixes)
+        outcome = _write(store, req, options, result, prefixes)
     except (ValueError, OSError, RuntimeError) as e:  # raised while the results were read: nothing was sent yet
         return _error(e)
+    if getattr(store, "cut", False) and not outcome.truncated:  # the remote store's answer passed its budget
+        outcome.truncated, outcome.cut_by = True, "bytes"
+    return outcome
 
 
-def _write(store: ox.Store, req: Request, options: dict[str, Any], result: Any, prefixes: dict[str, str]) -> Outcome:
+def _write(
+    store: ox.Store | RemoteStore, req: Request, options: dict[str, Any], result: Any, prefixes: dict[str, str]
+) -> Outcome:
     if isinstance(result, ox.QueryBoolean):
         media = choose(req.accept, results.SELECT_TYPES, "application/sparql-results+json")
         if media is None:
@@ -177,23 +202,44 @@ def _write(store: ox.Store, req: Request, options: dict[str, Any], result: Any, 
     return Outcome(200, media, body, rows=len(triples), truncated=bool(cut), cut_by=cut)
 
 
-def _serve(store_dir: str, prefixes: dict[str, str], conn: Connection, limits: Limits) -> None:
-    walls = close_network(limits.sandbox)  # before anything reads a query
+def _open(source: Source, limits: Limits) -> tuple[ox.Store | RemoteStore, list[str]]:
+    """The worker's store, and the walls that cut it off the network (closed before anything reads a query)."""
+    if isinstance(source, RemoteSource):
+        remote = RemoteStore(source.url, timeout=source.timeout, max_bytes=source.max_bytes, pinned=True)
+        remote.connect()  # the one socket this worker will ever have
+        return remote, close_network(limits.sandbox)
+    walls = close_network(limits.sandbox)
+    disk = ox.Store.read_only(source)
+    store = ox.Store()
+    store.extend(disk)  # an in-memory copy answers 2-4x faster than the read-only disk store
+    return store, walls
+
+
+def _serve(source: Source, prefixes: dict[str, str], conn: Connection, limits: Limits) -> None:
     if limits.memory_mb > 0:
         cap = limits.memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
-    disk = ox.Store.read_only(store_dir)
-    store = ox.Store()
-    store.extend(disk)  # an in-memory copy answers 2-4x faster than the read-only disk store
-    del disk
+    try:
+        store, walls = _open(source, limits)
+    except StoreUnavailable as e:
+        conn.send(("unavailable", str(e)))
+        return
     conn.send(("ready", walls))
     while True:
         try:
+            if isinstance(store, RemoteStore) and not conn.poll(KEEP_ALIVE):
+                store.ping()  # a connection in use is not one the store closes as idle
+                continue
             req = conn.recv()
         except EOFError:
             return
+        except StoreUnavailable:  # the store closed the connection: this worker can never reach it again
+            return
         try:
             outcome = execute(store, req, prefixes)
+        except StoreGone:
+            conn.send(Outcome(0, message="gone"))  # the query never reached the store: another worker runs it
+            return
         except MemoryError:
             outcome = Outcome(503, message=f"The query needed more than {limits.memory_mb} MB and was stopped.")
         except Exception as e:  # a bug in a format, never the caller's fault: report, keep serving
@@ -202,9 +248,9 @@ def _serve(store_dir: str, prefixes: dict[str, str], conn: Connection, limits: L
 
 
 class _Worker:
-    def __init__(self, ctx: Any, store_dir: str, prefixes: dict[str, str], limits: Limits) -> None:
+    def __init__(self, ctx: Any, source: Source, prefixes: dict[str, str], limits: Limits) -> None:
         self.parent, child = ctx.Pipe()
-        self.process = ctx.Process(target=_serve, args=(store_dir, prefixes, child, limits), daemon=True)
+        self.process = ctx.Process(target=_serve, args=(source, prefixes, child, limits), daemon=True)
         self.process.start()
         child.close()
         try:
@@ -215,7 +261,8 @@ class _Worker:
             self.process.join(5)
             raise RuntimeError(f"a SPARQL worker stopped while starting (exit {self.process.exitcode})") from None
         if word != "ready":
-            raise RuntimeError("a SPARQL worker did not start")
+            self.process.join(5)
+            raise RuntimeError(f"a SPARQL worker did not start: {self.walls}")
 
     async def ask(self, req: Request, timeout: float) -> Outcome:
         """Send the query and wait for the answer on the event loop (no thread): readable pipe or time limit."""
@@ -243,6 +290,8 @@ class _Worker:
             outcome: Outcome = self.parent.recv()
         except (EOFError, OSError):
             raise WorkerDied from None
+        if outcome.status == 0:  # its connection to the remote store closed before the query was sent
+            raise WorkerGone
         return outcome
 
     def kill(self) -> None:
@@ -254,8 +303,8 @@ class _Worker:
 class Pool:
     """`size` worker processes over a read-only store; `run` waits for a free one, within limits."""
 
-    def __init__(self, store_dir: str, prefixes: dict[str, str], limits: Limits) -> None:
-        self.store_dir, self.prefixes, self.limits = store_dir, prefixes, limits
+    def __init__(self, source: Source, prefixes: dict[str, str], limits: Limits) -> None:
+        self.source, self.prefixes, self.limits = source, prefixes, limits
         self.timeout = limits.timeout
         self._ctx = mp.get_context("spawn")  # a fresh interpreter: no copy of the web app's state
         self._idle: list[_Worker] = []
@@ -269,7 +318,7 @@ class Pool:
         self.walls: list[str] = list(self._all[0].walls) if self._all else []
 
     def _spawn(self) -> _Worker:
-        worker = _Worker(self._ctx, self.store_dir, self.prefixes, self.limits)
+        worker = _Worker(self._ctx, self.source, self.prefixes, self.limits)
         with self._lock:
             self._all.append(worker)
         return worker

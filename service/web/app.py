@@ -22,7 +22,6 @@ from service import engine
 from service.config import setting
 from service.errors import FolioError
 from service.kb import KB, default_kb_path
-from service.kb.store import STORE_DIR
 from service.questionlog import open_log
 from service.web import api, console, linkeddata, owner, pages, sparql
 from service.web.errors import http_error, server_error
@@ -30,7 +29,7 @@ from service.web.limits import ClientSlots
 from service.web.memory import FreezeLongLived
 from service.web.plans import new_cache
 from service.web.server import AccessLog
-from service.web.sparql import new_pool, open_endpoint
+from service.web.sparql import new_pool, open_endpoint, pool_source
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("service.web")
@@ -68,12 +67,24 @@ class Served:
         self.planner = engine.load(self.kb)
         self.plans = new_cache(self.planner)
         self.target = self.kb.path
-        self.pool = new_pool(str(self.kb.path / STORE_DIR), self.kb.site.entity_base) if with_pool else None
+        self.store_build: str | None = self.kb.digest  # the build the caches were filled from
+        self.pool = new_pool(pool_source(self.kb), self.kb.site.entity_base) if with_pool else None
+
+    def store_moved(self, held: str | None) -> bool:
+        """The remote store now holds another build than the caches were filled from: they start afresh. (The
+        caches are per process and belong to one build: a plan cached under one build is never served under
+        another.)"""
+        if held == self.store_build:
+            return False
+        self.store_build = held
+        self.plans.clear()
+        self.kb.catalog.keep_runs(self.kb.catalog.cache_size)
+        return True
 
     def install(self, state: object) -> None:
         """Make this the build the app serves (one assignment after another, with no await between)."""
         if self.pool is None:
-            self.pool = new_pool(str(self.kb.path / STORE_DIR), self.kb.site.entity_base)
+            self.pool = new_pool(pool_source(self.kb), self.kb.site.entity_base)
         state.served = self  # type: ignore[attr-defined]
         state.kb, state.planner, state.plans = self.kb, self.planner, self.plans  # type: ignore[attr-defined]
         state.sparql_pool = self.pool  # type: ignore[attr-defined]
@@ -93,8 +104,11 @@ async def _reload_when_built(app: Starlette, path: Path) -> None:
     while True:
         await asyncio.sleep(interval)
         try:
+            served: Served = app.state.served
+            if served.kb.remote and served.store_moved(await asyncio.to_thread(served.kb.store_build)):
+                log.info("the store holds build %s: the caches start afresh", served.store_build)
             target = path.resolve()
-            if target == app.state.served.target or not (target / "manifest.json").exists():
+            if target == served.target or not (target / "manifest.json").exists():
                 continue
             new = await asyncio.to_thread(Served, target, with_pool=True)
         except (OSError, FolioError, RuntimeError) as e:  # a build that vanished or cannot open: keep serving

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 from urllib.parse import quote
@@ -12,6 +13,7 @@ from starlette.responses import JSONResponse, Response
 
 from service import engine
 from service.engine.followups import next_questions
+from service.kb.remote import StoreUnavailable
 from service.web.asked import new_answer_id, opened, question_log, remember
 from service.web.errors import ApiError
 from service.web.inputs import clean_question
@@ -81,15 +83,26 @@ async def healthz(request: Request) -> Response:
         "ontology_version": kb.manifest["ontology_version"],
         "built_at": kb.manifest["built_at"],
         "triples": kb.manifest["counts"]["triples"]["store"],
+        "build": kb.digest,
+        "store": "remote" if kb.remote else "embedded",
         "sparql_network": {"closed_by": request.app.state.sparql_pool.walls},
         "question_log": qlog.health() if (qlog := question_log(request)) is not None else {"backend": "off"},
     })  # fmt: skip
 
 
 async def readyz(request: Request) -> Response:
-    """Readiness: the KB is open and its store answers."""
+    """Readiness: the KB is open, its store answers, and the store holds the build this process serves (a
+    replica whose KB folder and remote store disagree is not ready until it serves the store's build)."""
+    kb = getattr(request.app.state, "kb", None)
+    if kb is None:
+        return JSONResponse({"ready": False, "reason": "the KB is not open yet"}, status_code=503)
+    body: dict[str, Any] = {"store": "remote" if kb.remote else "embedded", "build": kb.digest}
     try:
-        ready = bool(request.app.state.kb.query("ASK { ?s ?p ?o }"))
-    except (AttributeError, OSError, RuntimeError):
-        ready = False
-    return JSONResponse({"ready": ready}, status_code=200 if ready else 503)
+        held = await asyncio.to_thread(kb.store_build)
+    except (StoreUnavailable, OSError, RuntimeError) as e:
+        body |= {"ready": False, "reason": f"the store did not answer: {e}"}
+        return JSONResponse(body, status_code=503)
+    body |= {"store_build": held, "ready": held == kb.digest}
+    if held != kb.digest:
+        body["reason"] = "the store holds another build than this process serves"
+    return JSONResponse(body, status_code=200 if body["ready"] else 503)

@@ -21,6 +21,9 @@ class PlanCache:
         self._plans: OrderedDict[tuple[str, str | None, date], Plan] = OrderedDict()
         self.hits = self.misses = 0
 
+    def clear(self) -> None:
+        self._plans.clear()
+
     def plan(self, question: str, previous: str | None, today: date) -> Plan:
         key = (question, previous, today)
         found = self._plans.get(key)

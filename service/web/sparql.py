@@ -15,6 +15,9 @@ from starlette.responses import JSONResponse, Response
 
 from service.accept import choose
 from service.config import setting
+from service.kb import KB
+from service.kb.remote import RemoteStore
+from service.kb.store import STORE_DIR
 from service.sparql import pool as workers
 from service.sparql.results import GRAPH_TYPES
 from service.sparql.safety import Refused, check
@@ -198,8 +201,16 @@ def pool_limits() -> workers.Limits:
     )
 
 
-def new_pool(store_dir: str, entity_base: str) -> workers.Pool:
-    return workers.Pool(store_dir, prefixes(entity_base), pool_limits())
+def new_pool(source: workers.Source, entity_base: str) -> workers.Pool:
+    return workers.Pool(source, prefixes(entity_base), pool_limits())
+
+
+def pool_source(kb: KB) -> workers.Source:
+    """Where the KB's SPARQL workers read: the KB's store folder, or the remote store it is served from."""
+    if isinstance(kb.store, RemoteStore):
+        timeout = float(setting("SPARQL_TIMEOUT")) + 5  # the worker is killed at the time limit before this
+        return workers.RemoteSource(kb.store.url, timeout, 2 * int(setting("SPARQL_MAX_RESPONSE")))
+    return str(kb.path / STORE_DIR)
 
 
 def open_endpoint(state: object, store_dir: str, entity_base: str) -> None:

@@ -1,0 +1,166 @@
+"""The scaled-out site as plain processes, for the tests and `bench http --replicas N`: the Oxigraph server
+as the store, N stateless web replicas in front of it, nginx in front of them (what docker-compose.yml runs
+as containers; Docker cannot run on the development machine).
+
+Each piece is a context manager that starts its process on a free loopback port and stops it at the end.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from service.bench_http import app_server, free_port, wait_until_up
+from service.kb.build import build
+from service.kb.sources import Sources
+
+NGINX = """\
+{user}worker_processes 1;
+daemon off;
+pid {tmp}/nginx.pid;
+error_log {tmp}/error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+  access_log off;
+  client_body_temp_path {tmp}/body;
+  proxy_temp_path {tmp}/proxy;
+  fastcgi_temp_path {tmp}/fastcgi;
+  uwsgi_temp_path {tmp}/uwsgi;
+  scgi_temp_path {tmp}/scgi;
+  upstream replicas {{
+{servers}
+    keepalive 64;
+  }}
+  server {{
+    listen 127.0.0.1:{port};
+    location / {{
+      proxy_pass http://replicas;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $host;
+      proxy_set_header X-Forwarded-For $remote_addr;
+      proxy_next_upstream error timeout http_502;
+      proxy_connect_timeout 2s;
+    }}
+  }}
+}}
+"""
+
+
+@dataclass(frozen=True)
+class Store:
+    """A SPARQL server's three addresses, as the STORE_* settings take them."""
+
+    query: str
+    update: str
+    gsp: str
+
+    def settings(self) -> dict[str, str]:
+        return {"STORE_URL": self.query, "STORE_UPDATE_URL": self.update, "STORE_GSP_URL": self.gsp}
+
+
+def oxigraph_binary() -> str:
+    found = shutil.which("oxigraph") or str(Path(sys.executable).parent / "oxigraph")
+    if not Path(found).exists():
+        raise RuntimeError("the Oxigraph server is the `oxigraph` package: pip install oxigraph")
+    return found
+
+
+@contextmanager
+def oxigraph_server(location: Path | None = None, port: int = 0) -> Iterator[Store]:
+    """`oxigraph serve` (read-write) on `port` or a free loopback port, its data in `location` or a temporary
+    folder."""
+    with tempfile.TemporaryDirectory(prefix="folio-oxigraph-") as scratch:
+        port = port or free_port()
+        where = str(location or Path(scratch) / "store")
+        server = subprocess.Popen([oxigraph_binary(), "serve", "--location", where, "--bind", f"127.0.0.1:{port}"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        base = f"http://127.0.0.1:{port}"
+        try:
+            wait_until_up(base + "/query?query=ASK%7B%7D", 30)
+            yield Store(base + "/query", base + "/update", base + "/store")
+        finally:
+            server.terminate()
+            server.wait(timeout=20)
+
+
+@contextmanager
+def nginx(upstreams: list[str]) -> Iterator[str]:
+    """nginx on a free loopback port, spreading requests over `upstreams` (http://host:port each) and passing a
+    request to the next one when a replica does not answer."""
+    binary = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not Path(binary).exists():
+        raise RuntimeError("the replicas' proxy is nginx: apt-get install nginx")
+    with tempfile.TemporaryDirectory(prefix="folio-nginx-") as tmp:
+        port = free_port()
+        servers = "\n".join(f"    server {u.removeprefix('http://')} max_fails=1 fail_timeout=2s;" for u in upstreams)
+        user = "user root;\n" if os.geteuid() == 0 else ""
+        conf = Path(tmp) / "nginx.conf"
+        conf.write_text(NGINX.format(user=user, tmp=tmp, servers=servers, port=port), encoding="utf-8")
+        proxy = subprocess.Popen([binary, "-c", str(conf), "-p", tmp], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)  # fmt: skip
+        base = f"http://127.0.0.1:{port}"
+        try:
+            wait_until_up(base + "/healthz", 30)
+            yield base
+        finally:
+            proxy.terminate()
+            proxy.wait(timeout=20)
+
+
+@dataclass
+class Site:
+    """The running topology: the proxy's address, each replica's, and the replicas' processes."""
+
+    base: str
+    replicas: list[str]
+    processes: list[subprocess.Popen[bytes]]
+
+
+@contextmanager
+def replicated(kb: Path, store: Store, replicas: int = 2, workers: int = 1, **env: str) -> Iterator[Site]:
+    """`replicas` web processes (each with `workers` uvicorn workers) serving `kb` from the remote `store`,
+    behind nginx; the KB must have been built for that store."""
+    with ExitStack() as stack:
+        settings = {**store.settings(), "FORWARDED_ALLOW_IPS": "127.0.0.1", **env}
+        started = [stack.enter_context(app_server(kb, workers, **settings)) for _ in range(replicas)]
+        bases = [base for base, _ in started]
+        yield Site(stack.enter_context(nginx(bases)), bases, [process for _, process in started])
+
+
+@contextmanager
+def environment(values: dict[str, str]) -> Iterator[None]:
+    """These settings in the environment until the block ends, then what was there before."""
+    before = {k: os.environ.get(k) for k in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for k, v in before.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+@contextmanager
+def remote_site(sources: Sources, replicas: int = 0, workers: int = 2, **env: str) -> Iterator[str]:
+    """A fresh Oxigraph server, the KB of `sources` built for it, and the site serving it: one server with
+    `workers` workers (replicas=0), or `replicas` of them behind nginx. Yields the address visitors use."""
+    with oxigraph_server() as store, tempfile.TemporaryDirectory(prefix="folio-remote-") as tmp:
+        kb = Path(tmp) / "kb"
+        with environment(store.settings()):
+            build(sources, kb, log=lambda _m: None)
+        if replicas:
+            with replicated(kb.resolve(), store, replicas, workers, **env) as site:
+                yield site.base
+        else:
+            with app_server(kb.resolve(), workers, **store.settings(), **env) as (base, _):
+                yield base
