@@ -7,6 +7,7 @@ symlink, is switched to it only when every step succeeded. A failed build leaves
 from __future__ import annotations
 
 import os
+import resource
 import shutil
 import time
 from collections import Counter
@@ -40,6 +41,7 @@ class _Steps:
     def __init__(self, log: Log) -> None:
         self.log = log
         self.timings: dict[str, float] = {}
+        self.memory_mb: dict[str, float] = {}  # the process's peak resident memory when each step ended
 
     @contextmanager
     def step(self, name: str) -> Iterator[None]:
@@ -48,7 +50,9 @@ class _Steps:
         yield
         took = time.perf_counter() - start
         self.timings[name] = round(took, 3)
-        self.log(f"  {name}: {took:.2f} s")
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kilobytes on Linux
+        self.memory_mb[name] = round(peak, 1)
+        self.log(f"  {name}: {took:.2f} s, peak memory {peak:.0f} MB")
 
 
 def builds_dir(kb: Path) -> Path:
@@ -82,6 +86,7 @@ def build(sources: Sources, kb: Path, log: Log = print) -> dict[str, Any]:
     try:
         manifest, staged = _write(checked, stage, path_setting("CACHE_DIR"), steps, target, stamp)
         manifest["timings_s"] = steps.timings | {"total": round(time.perf_counter() - started, 3)}
+        manifest["memory_mb"] = steps.memory_mb
         write_manifest(stage, manifest)
         if target is not None and staged is not None:
             with steps.step("switch the remote store"):
