@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from whoosh.index import Index
@@ -73,8 +73,9 @@ class Bm25:
             cached = self._idf[term] = math.log(1 + (self.n - n + 0.5) / (n + 0.5))
         return cached
 
-    def bm25(self, weighted: Mapping[str, float]) -> dict[int, float]:
-        """Document number -> BM25 score for terms with query weights (1 for a word, less for a synonym)."""
+    def bm25(self, weighted: Mapping[str, float], among: Sequence[int] | None = None) -> dict[int, float]:
+        """Document number -> BM25 score for terms with query weights (1 for a word, less for a synonym);
+        `among`: only these documents (one article's passages), without walking every posting."""
         scores: dict[int, float] = defaultdict(float)
         k1, b, avg = self.k1, self.b, self.avg
         for term, weight in weighted.items():
@@ -82,20 +83,29 @@ class Bm25:
             if not docs:
                 continue
             idf = self.idf(term) * weight
-            for doc, tf in docs.items():
+            found = docs.items() if among is None else [(d, docs[d]) for d in among if d in docs]
+            for doc, tf in found:
                 norm = k1 * (1 - b + b * self.lengths[doc] / avg)
                 scores[doc] += idf * tf * (k1 + 1) / (tf + norm)
         return scores
 
     def coverage(self, query: Sequence[str], found: set[str], synonyms: Mapping[str, set[str]]) -> float:
         """IDF-weighted share of the query words (or a synonym of each) in `found`; unknown words weigh most."""
-        total = covered = 0.0
-        for term in query:
-            weight = self.idf(term) if self.df(term) else self.max_idf
-            total += weight
-            if term in found or synonyms.get(term, set()) & found:
-                covered += weight
-        return covered / total if total else 0.0
+        return self.coverage_of(query, synonyms)(found)
+
+    def coverage_of(self, query: Sequence[str], synonyms: Mapping[str, set[str]]) -> Callable[[set[str]], float]:
+        """`coverage` for one query over many `found` sets: the weights are looked up once."""
+        weighed = [(t, self.idf(t) if self.df(t) else self.max_idf, synonyms.get(t, set())) for t in query]
+
+        def share(found: set[str]) -> float:
+            total = covered = 0.0
+            for term, weight, syns in weighed:
+                total += weight
+                if term in found or syns & found:
+                    covered += weight
+            return covered / total if total else 0.0
+
+        return share
 
 
 class PassageIndex(Bm25):
@@ -161,11 +171,11 @@ def search_articles(
     for term in query:
         for syn in synonyms.get(term, ()):
             weighted.setdefault(syn, weights["synonym_weight"])
-    scores = index.bm25(weighted)
-    if article is not None:
-        scores = {d: v for d, v in scores.items() if index.docs[d].article == article}
+    own = index.article_docs.get(article or "", []) if article is not None else None
+    scores = index.bm25(weighted, own)
     for a, b in itertools.pairwise(query):  # words side by side in a passage ("weather station") count extra
-        together = index.postings.get(a, {}).keys() & index.postings.get(b, {}).keys()
+        with_a, with_b = index.postings.get(a, {}), index.postings.get(b, {})
+        together = with_a.keys() & with_b.keys() if own is None else [d for d in own if d in with_a and d in with_b]
         for doc in together:
             if doc in scores and (a, b) in index.bigrams[doc]:
                 scores[doc] += weights["phrase_bonus"]
@@ -202,8 +212,9 @@ def search_articles(
         cutoff = partial[limit - 1][0] - weights["coverage_bonus"]
         partial = [x for x in partial if x[0] >= cutoff]
     hits = []
+    coverage_of = index.coverage_of(query, synonyms)
     for score, name, passages in partial:
-        coverage = index.coverage(query, index.article_terms[name], synonyms)
+        coverage = coverage_of(index.article_terms[name])
         best = passages[0]
         total = score + weights["coverage_bonus"] * coverage
         hits.append(ArticleHit(name, best.passage.entity, best.passage.title, total, coverage, best, passages))
