@@ -40,7 +40,7 @@ def check_rules(
     for s, p, o in data.graph:
         for term in (p, o if p == RDF.type else None):
             name = str(term)
-            if isinstance(term, rdflib.URIRef) and name.startswith(PF) and name not in defined | reported:
+            if isinstance(term, rdflib.URIRef) and name.startswith(PF) and name not in defined and name not in reported:
                 reported.add(name)
                 bad(s, f"pf:{name[len(PF) :]} is not defined by the ontology (a typo?)", term)
 

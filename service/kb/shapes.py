@@ -27,7 +27,8 @@ def check_shapes(
             combined.add(triple)
     # rdflib logs a traceback for every ill-typed literal; the shapes report those properly.
     logging.getLogger("rdflib.term").setLevel(logging.CRITICAL)
-    _, report, _ = pyshacl.validate(combined, shacl_graph=shapes, inference="none", advanced=True)
+    # inplace: `combined` is ours and thrown away, so pySHACL need not copy it first (a second graph's memory)
+    _, report, _ = pyshacl.validate(combined, shacl_graph=shapes, inference="none", advanced=True, inplace=True)
     problems: set[Problem] = set()
     for result in report.subjects(rdflib.RDF.type, _SH.ValidationResult):
         focus = str(report.value(result, _SH.focusNode))
