@@ -50,21 +50,24 @@ def bench_build(sources: Sources, out: Callable[[str], None] = print) -> None:
     out(f"| wiki-only change (reasoning read from the cache) | {wiki_only:.1f} |")
 
 
-def bench_queries(kb_path: Path, runs: int = 200, out: Callable[[str], None] = print) -> None:
-    """Each stored query with its example parameters, on the on-disk store and on an in-memory copy."""
+def bench_queries(kb_path: Path, runs: int = 200, out: Callable[[str], None] = print,
+                  remote: KB | None = None) -> None:  # fmt: skip
+    """Each stored query with its example parameters, on an in-memory copy of the store, on the on-disk
+    store, and on a remote store when one is given (the same build published to a SPARQL server)."""
     disk = KB.open(kb_path)
     memory = KB.open(kb_path, in_memory=True)
+    columns = [("in memory", memory), ("on disk", disk)] + ([("remote", remote)] if remote is not None else [])
     examples = disk.lexicon.extra.get("query-examples") or {}
     person = disk.site.entity_base + disk.site.person
     resolver = Examples(memory.catalog, person, memory.lexicon.extra["routes"]["routes"])
     out(f"{runs} runs each after 20 warm-up runs; times in ms (median / p95); rows as returned.\n")
-    out("| query | rows | in memory p50 | p95 | on disk p50 | p95 |")
-    out("|---|---|---|---|---|---|")
+    out("| query | rows | " + " | ".join(f"{label} p50 | p95" for label, _ in columns) + " |")
+    out("|---|---|" + "---|---|" * len(columns))
     for name in sorted(disk.catalog):
         values = resolver.values(disk.catalog[name], examples.get(name) or {}, disk.site.entity_base)
         cells = []
         rows = 0
-        for kb in (memory, disk):
+        for _, kb in columns:
             for _ in range(20):
                 kb.catalog.run(name, values)
             times = []
@@ -73,7 +76,7 @@ def bench_queries(kb_path: Path, runs: int = 200, out: Callable[[str], None] = p
                 times.append(run.ms)
                 rows = len(run.rows)
             cells.append(f"{statistics.median(times):.2f} | {percentile(times, 0.95):.2f}")
-        out(f"| {name} | {rows} | {cells[0]} | {cells[1]} |")
+        out(f"| {name} | {rows} | {' | '.join(cells)} |")
 
 
 def bench_plan(planner: Planner, rounds: int = 3, out: Callable[[str], None] = print) -> None:

@@ -167,6 +167,11 @@ def cmd_misses(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     if args.what == "build":
         bench_build(_sources(args))
+    elif args.what == "queries" and args.store == "remote":
+        from service.topology import environment, published  # noqa: PLC0415  # the Oxigraph server: a dev tool
+
+        with published(_sources(args)) as (kb, store), environment({"STORE_URL": store.query}):
+            bench_queries(kb_path=_kb_path(args), runs=args.runs, remote=KB.open(kb))
     elif args.what == "queries":
         bench_queries(_kb_path(args), runs=args.runs)
     elif args.what == "sparql":
@@ -316,7 +321,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("what", choices=["build", "queries", "plan", "http", "sparql", "attack", "log"])
     p.add_argument("--seconds", type=int, default=20, help="how long each wrk run lasts (bench http, sparql)")
     p.add_argument("--store", choices=["embedded", "remote"], default="embedded",
-                   help="bench http: the embedded store, or a fresh Oxigraph server the KB is built for")
+                   help="bench http, queries: the embedded store, or also a fresh Oxigraph server the KB is built for")
     p.add_argument("--replicas", type=int, default=0, help="bench http --store remote: replicas behind nginx")
     p.add_argument("--workers", type=int, default=2, help="bench http: uvicorn workers per server")
     p.add_argument("--warm", action="store_true", help="bench http: ask every question once before measuring")

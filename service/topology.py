@@ -151,16 +151,23 @@ def environment(values: dict[str, str]) -> Iterator[None]:
 
 
 @contextmanager
-def remote_site(sources: Sources, replicas: int = 0, workers: int = 2, **env: str) -> Iterator[str]:
-    """A fresh Oxigraph server, the KB of `sources` built for it, and the site serving it: one server with
-    `workers` workers (replicas=0), or `replicas` of them behind nginx. Yields the address visitors use."""
+def published(sources: Sources) -> Iterator[tuple[Path, Store]]:
+    """A fresh Oxigraph server and the KB of `sources` built for it: (the KB folder, the store)."""
     with oxigraph_server() as store, tempfile.TemporaryDirectory(prefix="folio-remote-") as tmp:
         kb = Path(tmp) / "kb"
         with environment(store.settings()):
             build(sources, kb, log=lambda _m: None)
+        yield kb.resolve(), store
+
+
+@contextmanager
+def remote_site(sources: Sources, replicas: int = 0, workers: int = 2, **env: str) -> Iterator[str]:
+    """The KB of `sources` published to a fresh Oxigraph server, and the site serving it: one server with
+    `workers` workers (replicas=0), or `replicas` of them behind nginx. Yields the address visitors use."""
+    with published(sources) as (kb, store):
         if replicas:
-            with replicated(kb.resolve(), store, replicas, workers, **env) as site:
+            with replicated(kb, store, replicas, workers, **env) as site:
                 yield site.base
         else:
-            with app_server(kb.resolve(), workers, **store.settings(), **env) as (base, _):
+            with app_server(kb, workers, **store.settings(), **env) as (base, _):
                 yield base
