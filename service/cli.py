@@ -170,8 +170,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     elif args.what == "queries" and args.store == "remote":
         from service.topology import environment, published  # noqa: PLC0415  # the Oxigraph server: a dev tool
 
-        with published(_sources(args)) as (kb, store), environment({"STORE_URL": store.query}):
-            bench_queries(kb_path=_kb_path(args), runs=args.runs, remote=KB.open(kb))
+        with published(_sources(args)) as (folder, store), environment({"STORE_URL": store.query}):
+            bench_queries(_kb_path(args), runs=args.runs, remote=KB.open(folder))
     elif args.what == "queries":
         bench_queries(_kb_path(args), runs=args.runs)
     elif args.what == "sparql":
