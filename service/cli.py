@@ -233,6 +233,19 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 1 if failed and not args.holdout else 0
 
 
+def cmd_lab(args: argparse.Namespace) -> int:
+    from service.lab.evaluate import default_files, evaluate, markdown, read_cases  # noqa: PLC0415  # only here
+
+    planner = _planner(args)
+    kb = planner.engine.kb
+    files = [Path(f) for f in args.file] if args.file else default_files(kb)
+    cases, followed = read_cases(files, set(kb.articles))
+    print(f"{len(cases)} questions naming an expected article, from {', '.join(f.name for f in files)} "
+          f"({followed} left out: they follow a previous question); KB {kb.site.name}\n")  # fmt: skip
+    print(markdown(evaluate(planner, cases)))
+    return 0
+
+
 def cmd_snapshot(args: argparse.Namespace) -> int:
     planner = _planner(args)
     path = Path(args.file)
@@ -310,6 +323,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--holdout", action="store_true", help="the held-out set (reports, never fails)")
     p.add_argument("--file", help="another suite file")
     p.add_argument("--json", action="store_true")
+    p = command("lab", cmd_lab, "the retrieval lab: each technique's recall@3, MRR and time over the suites")
+    p.add_argument("action", choices=["eval"])
+    p.add_argument("--file", action="append", help="a suite file (again for more; default: the portfolio's)")
     p = command("snapshot", cmd_snapshot, "record plan() for the generated questions, or check against a record")
     p.add_argument("action", choices=["save", "check"])
     p.add_argument("file")
