@@ -9,6 +9,6 @@ compares with plain keyword search. The numbers that tune it are in tuning.yaml;
 from __future__ import annotations
 
 from service.lab.model import Hit, Report, Step, Technique
-from service.lab.run import TECHNIQUES, run_lab
+from service.lab.run import TECHNIQUES, prepare, run_lab
 
-__all__ = ["TECHNIQUES", "Hit", "Report", "Step", "Technique", "run_lab"]
+__all__ = ["TECHNIQUES", "Hit", "Report", "Step", "Technique", "prepare", "run_lab"]

@@ -26,6 +26,12 @@ TECHNIQUES: list[Callable[[Asked], Technique]] = [
 ]  # fmt: skip
 
 
+def prepare(engine: Engine) -> float:
+    """Build the lab's in-memory indexes for this engine now (once); the milliseconds it took, 0 if they were."""
+    tuned = tuning()
+    return corpus_of(engine, tuple(sorted({*tuned.chunk_sizes, tuned.child_sentences})))[1]
+
+
 def asked_of(engine: Engine, question: str) -> tuple[Asked, float]:
     tuned = tuning()
     corpus, setup_ms = corpus_of(engine, tuple(sorted({*tuned.chunk_sizes, tuned.child_sentences})))

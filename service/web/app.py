@@ -23,7 +23,7 @@ from service.config import setting
 from service.errors import FolioError
 from service.kb import KB, default_kb_path
 from service.questionlog import open_log
-from service.web import api, console, linkeddata, owner, pages, sparql
+from service.web import api, console, lab, linkeddata, owner, pages, sparql
 from service.web.errors import http_error, server_error
 from service.web.limits import ClientSlots
 from service.web.memory import FreezeLongLived
@@ -148,6 +148,7 @@ def create_app(kb_path: Path | None = None) -> Starlette:
         Route("/api/opened", api.opened_endpoint, methods=["POST"]),
         Route("/openapi.json", api.openapi),
         Route("/wiki/{name}", pages.wiki),
+        Route("/lab", lab.lab),
         Route("/id/{name}", linkeddata.entity),
         Route("/healthz", pages.healthz),
         Route("/readyz", pages.readyz),
