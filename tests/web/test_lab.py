@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
+
+from tests.web.test_browser import page  # noqa: F401  # the browser page fixture, one for both modules
 
 NAMES = ["Plain keyword search", "Query rewriting with the synonym table", "Graph hops", "Whole-article retrieval",
          "Multi-query with rank fusion", "HyDE and meaning search", "Parent document", "Chunk sizes"]  # fmt: skip
@@ -18,18 +19,18 @@ HTML = {"Accept": "text/html"}
 def test_lab_page_shows_every_technique_with_steps_scores_and_formulas(http: httpx.Client) -> None:
     r = http.get("/lab", params={"q": "how much did Lantern cost"}, headers=HTML)
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
-    page = r.text
-    assert "<script" not in page  # a plain GET form and server-rendered results: nothing needs JavaScript
-    assert '<form class="ask" action="/lab" method="get"' in page
-    assert 'value="how much did Lantern cost"' in page
-    assert page.count('<section class="technique') == len(NAMES)
+    shown = r.text
+    assert "<script" not in shown  # a plain GET form and server-rendered results: nothing needs JavaScript
+    assert '<form class="ask" action="/lab" method="get"' in shown
+    assert 'value="how much did Lantern cost"' in shown
+    assert shown.count('<section class="technique') == len(NAMES)
     for name in NAMES:
-        assert f". {name}</h2>" in page
-    assert "ln(1 + (N − n + 0.5) / (n + 0.5))" in page and "1 / (60 + rank)" in page
-    assert re.search(r"1/6\d \(wording 1\)", page), "fused scores show their 1/(60 + rank) terms"
-    assert "off: no meaning-search provider is configured (EMBEDDINGS_ENABLED)" in page
-    assert re.search(r'<a href="/wiki/[^"]+">', page) and "score " in page
-    assert "Against plain search:" in page
+        assert f". {name}</h2>" in shown
+    assert "ln(1 + (N − n + 0.5) / (n + 0.5))" in shown and "1 / (60 + rank)" in shown
+    assert re.search(r"1/6\d \(wording 1\)", shown), "fused scores show their 1/(60 + rank) terms"
+    assert "off: no meaning-search provider is configured (EMBEDDINGS_ENABLED)" in shown
+    assert re.search(r'<a href="/wiki/[^"]+">', shown) and "score " in shown
+    assert "Against plain search:" in shown
 
 
 def test_lab_json_holds_the_same_report(http: httpx.Client) -> None:
@@ -62,28 +63,20 @@ def test_bad_input_gets_a_clear_4xx(http: httpx.Client, query: str, status: int,
     asked = query if "format=" in query else query + ("&" if "?" in query else "?") + "format=json"
     as_json = http.get("/lab" + asked)
     assert as_json.status_code == status and says in as_json.json()["error"]["message"]
-    page = http.get("/lab" + query, headers=HTML)
-    assert page.status_code == status
-    assert says in page.text.replace("&#96;", "`") and 'action="/lab"' in page.text  # the form, to try again
+    shown = http.get("/lab" + query, headers=HTML)
+    assert shown.status_code == status
+    assert says in shown.text.replace("&#96;", "`") and 'action="/lab"' in shown.text  # the form, to try again
 
 
 def test_every_answer_links_to_the_lab(http: httpx.Client) -> None:
     for question in ("tell me about Lantern", "what do you think about the election?"):  # answered, declined
-        page = http.get("/", params={"q": question}, headers=HTML).text
-        link = re.search(r'<a href="(/lab\?q=[^"]+)">Open this question in the retrieval lab</a>', page)
+        shown = http.get("/", params={"q": question}, headers=HTML).text
+        link = re.search(r'<a href="(/lab\?q=[^"]+)">Open this question in the retrieval lab</a>', shown)
         assert link, question
         assert http.get(link.group(1), headers=HTML).status_code == 200
 
 
-@pytest.fixture
-def page(browser: Browser, server: str) -> Iterator[Page]:
-    context = browser.new_context(base_url=server, viewport={"width": 1300, "height": 900})
-    p = context.new_page()
-    yield p
-    context.close()
-
-
-def test_browser_opens_the_lab_from_an_answer(page: Page) -> None:
+def test_browser_opens_the_lab_from_an_answer(page: Page) -> None:  # noqa: F811
     page.goto("/")
     page.get_by_label("Ask about her work").fill("what is the Lantern query syntax?")
     page.keyboard.press("Enter")
