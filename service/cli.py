@@ -81,7 +81,7 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 def cmd_ask(args: argparse.Namespace) -> int:
     planner = engine.load(KB.open(_kb_path(args), in_memory=True))
-    plan = planner.plan(args.question, previous=args.previous, today=engine.today())
+    plan = planner.plan(args.question, previous=args.previous, today=engine.today(), trace=args.trace)
     if args.json:
         print(json.dumps(plan.to_json(), indent=2, ensure_ascii=False))
         return 0
@@ -102,6 +102,10 @@ def cmd_ask(args: argparse.Namespace) -> int:
         print("\nresults: " + "; ".join(f"{r.label} ({r.type}, tier {r.tier})" for r in plan.results[:6]))
     for run in plan.sparql:
         print(f"  sparql: {run.name} ({len(run.rows)} rows, {run.ms:.2f} ms)")
+    if plan.trace is not None:
+        print("\nhow this answer was found:")
+        for n, step in enumerate(plan.trace, 1):
+            print(f"  {n:>2}. {step.stage:<10} {step.text}")
     return 0
 
 
@@ -319,6 +323,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("question")
     p.add_argument("--previous", help="the question asked before this one (two-turn context)")
     p.add_argument("--json", action="store_true", help="print the Plan as JSON")
+    p.add_argument("--trace", action="store_true", help="also every step the plan took (how the answer was found)")
     p = command("eval", cmd_eval, "run the regression suite (or the held-out set) and print the figures")
     p.add_argument("--holdout", action="store_true", help="the held-out set (reports, never fails)")
     p.add_argument("--file", help="another suite file")

@@ -86,6 +86,10 @@ class Phrases:
             return True
         return any(contains(words, p) for p in self._other)
 
+    def first(self, words: Sequence[str]) -> Phrase | None:
+        """The first phrase the words contain (for the trace; `found_in` is the fast test)."""
+        return next((p for p in self.items if contains(words, p)), None)
+
     def starts(self, words: Sequence[str]) -> bool:
         head = tuple(words)
         return any(head[:n] in self._fixed for n in self._lengths) or any(starts(words, p) for p in self._other)
@@ -108,6 +112,15 @@ class Rule:
         if self.unless.found_in(words):
             return False
         return self.starts_with.starts(words) or self.mentions.found_in(words) or self.ends_with.ends(words)
+
+    def why(self, words: Sequence[str]) -> str:
+        """Which of the rule's phrases the words match, said plainly (for the trace)."""
+        for how, group, test in (("starts with", self.starts_with, starts), ("mentions", self.mentions, contains),
+                                 ("ends with", self.ends_with, ends)):  # fmt: skip
+            for phrase in group:
+                if test(words, phrase):
+                    return f"{how} “{' '.join(phrase)}”"
+        return "matches"
 
 
 class Intents:
@@ -164,34 +177,40 @@ class Intents:
         self, words: Sequence[str], cue: Sequence[str], kinds: Sequence[str], *, authored: bool, linked_any: bool
     ) -> str:
         """The kind of question. `words`: all words; `cue`: the words that name nothing; `kinds`: linked kinds."""
+        return self.decide(words, cue, kinds, authored=authored, linked_any=linked_any)[0]
+
+    def decide(
+        self, words: Sequence[str], cue: Sequence[str], kinds: Sequence[str], *, authored: bool, linked_any: bool
+    ) -> tuple[str, str, Sequence[str]]:
+        """(the kind of question, the rule that decided it, the words it read): what `kind` says, and why."""
         work_named = "work" in kinds
         if self.has("navigate", cue) and linked_any:
-            return "navigate"
+            return "navigate", "navigate", cue
         if self.has("source", cue) and linked_any:
-            return "source"
+            return "source", "source", cue
         if work_named and cue and all(w in self.filler for w in cue):
-            return "entity"
+            return "entity", "only_filler", cue
         if authored:
-            return "about"
+            return "about", "authored", words
         if self.has("contact", cue):
-            return "contact"
+            return "contact", "contact", cue
         if self.has("recent", cue) and not linked_any:
-            return "recent"
+            return "recent", "recent", cue
         if work_named and self.has("stack", cue):
-            return "stack"
+            return "stack", "stack", cue
         if self.has("count", cue):
-            return "fact"
+            return "fact", "count", cue
         if self.has("time", cue):
-            return "fact"
+            return "fact", "time", cue
         if self.has("define", words) and linked_any and not work_named and self._only_filler_after("define", cue):
-            return "define"
+            return "define", "define", words
         if self.has("list", words):
-            return "list"
+            return "list", "list", words
         if self.has("explain", cue):
-            return "explain"
+            return "explain", "explain", cue
         if linked_any and all(w in self.filler for w in cue):
-            return "entity"
-        return "search"
+            return "entity", "only_filler", cue
+        return "search", "", ()
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ class Linked:
     mentions: list[Mention] = field(default_factory=list)
     unknown_urls: list[str] = field(default_factory=list)
     rest: str = ""  # the question without the names it links
+    skipped: list[str] = field(default_factory=list)  # names read as ordinary words ("go" in "go to the page")
 
     @property
     def entities(self) -> list[str]:
@@ -139,6 +140,7 @@ class Linker:
             if any(used[i : i + length]):
                 continue
             if strict and key in self._ordinary and not self._meant_as_name(tokens, i, length):
+                out.skipped.append(question[tokens[i].start : tokens[i + length - 1].end])
                 continue
             for j in range(i, i + length):
                 used[j] = True

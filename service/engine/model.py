@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from service.engine.trace import Trace
 from service.queries import QueryRun
 
 
@@ -94,6 +95,7 @@ class Plan:
     contact_url: str | None = None
     previous: str | None = None
     timing_ms: float = 0.0
+    trace: Trace | None = None  # how the answer was found, when asked for
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -114,4 +116,4 @@ class Plan:
             "contact_url": self.contact_url,
             "previous": self.previous,
             "timing_ms": round(self.timing_ms, 3),
-        }
+        } | ({"trace": [step.to_json() for step in self.trace]} if self.trace is not None else {})

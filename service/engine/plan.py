@@ -13,6 +13,8 @@ from collections.abc import Callable
 from datetime import date
 from urllib.parse import quote
 
+from rapidfuzz.distance import Levenshtein
+
 from service.engine import about, career, context, lists, relations, routes, texts
 from service.engine.answer import compose
 from service.engine.catalog import CONCEPTS
@@ -24,6 +26,7 @@ from service.engine.link import tokenize
 from service.engine.model import Plan, Result
 from service.engine.resources import resources_for
 from service.engine.state import State
+from service.engine.trace import Trace, branch_name, trace_passed, trace_understanding
 from service.text import query_terms
 
 MAX_QUESTION = 500
@@ -49,7 +52,9 @@ class Planner:
 
     # ------------------------------------------------------------------------- public
 
-    def plan(self, question: str, previous: Plan | str | None = None, today: date | None = None) -> Plan:
+    def plan(self, question: str, previous: Plan | str | None = None, today: date | None = None, *,
+             trace: bool = False) -> Plan:  # fmt: skip
+        """The plan for one question; with `trace`, `plan.trace` lists every step taken (service/engine/trace.py)."""
         started = time.perf_counter()
         today = today or date.today()
         text = " ".join(question.split())[:MAX_QUESTION]
@@ -57,12 +62,27 @@ class Planner:
         if isinstance(previous, str):
             previous = self.plan(previous, today=today) if previous.strip() else None
         plan.previous = previous.question if previous else None
+        tr = plan.trace = Trace() if trace else None
 
         normalized, corrections = self._correct(text)
         plan.corrections = corrections
-        normalized = self._shortcut(normalized)
+        if tr is not None:
+            for was, now in corrections:
+                how = "shorthand" if was in self.engine.shorthand else "spelling"
+                edits = Levenshtein.distance(was.lower(), now.lower())
+                tr.add("spelling", f"“{was}” read as “{now}” ({how}, {edits} edit{'s' if edits != 1 else ''})",
+                       original=was, corrected=now, how=how, distance=edits)  # fmt: skip
+        shortened = self._shortcut(normalized)
+        if tr is not None and shortened != normalized:
+            tr.add("shorthand", f"“{normalized}” is a shortcut for “{shortened}”", question=shortened)
+        normalized = shortened
         if previous is not None:
-            normalized = context.resolve(self.engine, normalized, previous)
+            resolved = context.resolve(self.engine, normalized, previous)
+            if tr is not None:
+                tr.add("context", f"after “{previous.question}”, read as “{resolved}”" if resolved != normalized
+                       else f"after “{previous.question}”: read on its own", previous=previous.question,
+                       question=resolved)  # fmt: skip
+            normalized = resolved
         plan.normalized = normalized
 
         st = self._understand(plan, today)
@@ -112,10 +132,12 @@ class Planner:
         # cue words are read outside the names of things: "hearing health" names a theme, not a private matter,
         # and "Kattegat University" a university, not a question about studies
         said = [t.word for t in tokenize(plan.normalized) if not any(a <= t.start < b for a, b in names)]
-        st = State(engine=engine, plan=plan, today=today, words=words, linked=linked, cue=cue, said=said)
+        st = State(engine=engine, plan=plan, today=today, words=words, linked=linked, cue=cue, said=said,
+                   trace=plan.trace)  # fmt: skip
         authored = self._authored(words)
         about = authored is not None and any(a.key == authored and a.group == "about" for a in engine.authored)
-        st.kind = engine.intents.kind(words, cue, st.linked_kinds(), authored=about, linked_any=bool(st.entities))
+        st.kind, rule, read = engine.intents.decide(words, cue, st.linked_kinds(), authored=about,
+                                                    linked_any=bool(st.entities))  # fmt: skip
         st.authored_key = authored
         st.period = engine.dates.parse(plan.normalized, today)
         if st.period:
@@ -125,6 +147,8 @@ class Planner:
         plan.expansions = sorted({s for t in st.terms for s in engine.synonyms.get(t, ())} - set(st.terms))
         plan.intent = st.kind
         plan.ambiguous = [(m.text, m.iris) for m in linked.ambiguous]
+        if st.trace is not None:
+            trace_understanding(st, rule, read)
         return st
 
     def _authored(self, words: list[str]) -> str | None:
@@ -143,11 +167,24 @@ class Planner:
 
     def _dispatch(self, st: State) -> None:
         if self._refused(st):
+            if st.trace is not None:
+                found = self.engine.private.first(st.said) if st.plan.route == "private" else None
+                why = f": it asks “{' '.join(found)}”, a private matter" if found else ""
+                st.trace.add("branch", f"declined before any branch (route {st.plan.route}){why}",
+                             route=st.plan.route)  # fmt: skip
             return
         if st.linked.ambiguous and not st.entities:
             routes.ambiguous(st)
+            if st.trace is not None:
+                st.trace.add("branch", "only ambiguous names: the candidates are offered", route=st.plan.route)
             return
         key = st.authored_key
+
+        def authored_answer(s: State) -> bool:
+            return key is not None and about.authored(s, key)
+
+        def contact_or_recent(s: State) -> bool:
+            return s.kind in ("contact", "recent") and about.authored(s, s.kind)
         order: list[Callable[[State], bool]] = [
             lists.pivot,
             lists.comparison,
@@ -159,8 +196,8 @@ class Planner:
             texts.described_work,
             lists.class_list,
             relations.relation,
-            lambda s: key is not None and about.authored(s, key),
-            lambda s: s.kind in ("contact", "recent") and about.authored(s, s.kind),
+            authored_answer,
+            contact_or_recent,
             texts.define,
             texts.lexicon_definition,
             texts.explain,
@@ -170,14 +207,37 @@ class Planner:
             routes.entity_answer,
             texts.top_passage,
         ]
+        tr = st.trace
+        passed: list[str] = []  # branches that did not answer, said together before the next that did
         for branch in order:
             mark = st.checkpoint()
+            at = len(tr) if tr is not None else 0
             if not branch(st):
+                if tr is not None:
+                    if len(tr) > at:  # it read something before giving up: said after the branches before it
+                        trace_passed(tr, passed, at)
+                        tr.add("branch", f"{branch_name(branch)}: read the above, no answer",
+                               branch=branch_name(branch), answered=False)  # fmt: skip
+                    else:
+                        passed.append(branch_name(branch))
                 continue
+            if tr is not None:
+                trace_passed(tr, passed, at)
             if st.plan.route in self.unchecked or st.addresses():
+                if tr is not None:
+                    tr.add("branch", f"{branch_name(branch)} answers (route {st.plan.route}): kept",
+                           branch=branch_name(branch), answered=True, kept=True, route=st.plan.route)  # fmt: skip
                 return
+            if tr is not None:
+                missed = st.ask()
+                tr.add("branch", f"{branch_name(branch)} answered (route {st.plan.route}) but is undone: the answer "
+                       f"does not speak to “{' '.join(missed)}”", branch=branch_name(branch), answered=True,
+                       kept=False, route=st.plan.route, unaddressed=missed)  # fmt: skip
             st.rollback(mark)
         st.plan.route = "empty"
+        if tr is not None:
+            trace_passed(tr, passed, len(tr))
+            tr.add("branch", "no branch answered", route="empty")
 
     def _refused(self, st: State) -> bool:
         """Private matters always, opinions and chit-chat when nothing the site knows is named."""
@@ -274,6 +334,15 @@ class Planner:
             strong_min_terms=int(engine.weights["confidence"]["strong_min_terms"]),
             scale=Scale.of(engine.weights["confidence"].get("scores")),
         )
+        if st.trace is not None:
+            c = plan.confidence
+            st.trace.add("confidence", f"confidence {c.level} ({c.score}, {c.label}): route {plan.route}, "
+                         f"{'an exact route' if st.exact else 'not an exact route'}, "
+                         f"{'answered' if plan.answer else 'no answer'}, {'named' if named else 'not named'}, "
+                         f"support {support:.2f} (strong from {engine.weights['confidence']['strong_support']}), "
+                         f"{len(st.terms)} search words", level=c.level, score=c.score, exact=st.exact,
+                         answered=plan.answer is not None, named=named, support=round(support, 3),
+                         terms=len(st.terms))  # fmt: skip
         if plan.confidence.level == "none":
             plan.answer = None
             email = engine.kb.site.contact_email
@@ -301,8 +370,15 @@ class Planner:
                     lists["graph"] = [r["work"].value for r in run.rows if "work" in r]
             fusion = engine.weights["fusion"]
             weights = fusion["weights"][fusion.get("kinds", {}).get(st.kind, "search")]
-            ranked = fuse(lists, weights, tiers, {int(k): float(v) for k, v in fusion["tier_factor"].items()},
-                          int(fusion["k"]))  # fmt: skip
+            factors = {int(k): float(v) for k, v in fusion["tier_factor"].items()}
+            ranked = fuse(lists, weights, tiers, factors, int(fusion["k"]))
+            if st.trace is not None and st.plan.route not in ("private", "off_topic", "empty"):
+                top = [(engine.entities[i].label if i in engine.entities else i, round(v, 4)) for i, v in ranked[:5]]
+                st.trace.add("fusion", f"fused {', '.join(f'{k} {len(v)}' for k, v in lists.items())} with weights "
+                             f"{weights}, tier factors {factors}, k {fusion['k']}: " +
+                             (", ".join(f"{label} {score}" for label, score in top) or "nothing"),
+                             inputs={k: len(v) for k, v in lists.items()}, weights=weights, tier_factors=factors,
+                             k=int(fusion["k"]), top=top)  # fmt: skip
         if st.plan.route in ("private", "off_topic", "empty"):
             ranked = []
         out = []

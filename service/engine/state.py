@@ -17,6 +17,7 @@ from service.engine.link import Linked
 from service.engine.model import Plan
 from service.engine.resources import about_url
 from service.engine.retrieve import ArticleHit, PassageHit, search_articles
+from service.engine.trace import Trace
 from service.kb.wiki import slug
 from service.queries import QueryRun
 from service.text import stem, terms
@@ -59,6 +60,7 @@ class State:
     listed: list[str] = field(default_factory=list)  # IRIs a route listed, in its order
     support: float = 0.0
     _ask: list[str] | None = None
+    trace: Trace | None = None  # the steps taken, when asked for (service/engine/trace.py)
 
     @property
     def hits(self) -> list[ArticleHit]:
@@ -72,6 +74,11 @@ class State:
                 floor = found[0].score * float(cfg["min_relative_score"])
                 found = [h for h in found if h.coverage >= float(cfg["min_coverage"]) and h.score >= floor]
             self._hits = found[: int(cfg["limit"])] if self.terms else []
+            if self.trace is not None:
+                shown = [{"article": h.article, "score": round(h.score, 3), "coverage": round(h.coverage, 3)}
+                         for h in self._hits]  # fmt: skip
+                self.trace.add("passages", "articles searched: " + (", ".join(
+                    f"{h['article']} {h['score']}" for h in shown) or "none kept"), hits=shown)  # fmt: skip
         return self._hits
 
     @property
@@ -181,6 +188,12 @@ class State:
         name = self.engine.routes["routes"].get(route, route)
         run = self.engine.kb.catalog.run(name, params or {}, row_cap=cap)
         self.plan.sparql.append(run)
+        if self.trace is not None:
+            shown = {k: str(v) for k, v in (params or {}).items()}
+            self.trace.add("query", f"stored query {run.name} ({', '.join(f'{k}={v}' for k, v in shown.items())}): "
+                           f"{len(run.rows)} row{'s' if len(run.rows) != 1 else ''} in {run.ms:.2f} ms",
+                           query=run.name, file=run.file, params=shown, rows=len(run.rows),
+                           ms=round(run.ms, 3))  # fmt: skip
         return run
 
     def read_query(self, run: QueryRun, summary: str) -> str:

@@ -13,7 +13,7 @@ from service.engine.plan import Planner
 from service.engine.preview import preview
 from service.web.asked import new_answer_id, question_log, remember
 from service.web.errors import ApiError
-from service.web.inputs import MAX_BODY, MAX_QUESTION, body_json, clean_question
+from service.web.inputs import MAX_BODY, MAX_QUESTION, body_json, clean_question, flag
 from service.web.plans import plan_for
 
 
@@ -22,20 +22,22 @@ def planner_of(request: Request) -> Planner:
     return planner
 
 
-async def _question(request: Request) -> tuple[str, str | None]:
+async def _question(request: Request) -> tuple[str, str | None, bool]:
+    """The question, the question before it, and whether the trace is asked for."""
     if request.method == "POST":
         doc = await body_json(request)
-        q, previous = doc.get("question", doc.get("q")), doc.get("previous")
+        q, previous, trace = doc.get("question", doc.get("q")), doc.get("previous"), doc.get("trace")
     else:
         q, previous = request.query_params.get("q"), request.query_params.get("previous")
+        trace = request.query_params.get("trace")
     question = clean_question(q)
     assert question is not None
-    return question, clean_question(previous, "previous", required=False)
+    return question, clean_question(previous, "previous", required=False), flag(trace, "trace")
 
 
 async def ask(request: Request) -> Response:
-    question, previous = await _question(request)
-    plan = plan_for(request, question, previous)
+    question, previous, trace = await _question(request)
+    plan = plan_for(request, question, previous, trace=trace)
     answer = new_answer_id(request)
     body = plan.to_json() | ({"answer_id": answer} if answer else {})
     return remember(request, JSONResponse(body), plan, "api", answer)
@@ -60,7 +62,7 @@ async def preview_endpoint(request: Request) -> Response:
 
 
 async def next_endpoint(request: Request) -> Response:
-    question, previous = await _question(request)
+    question, previous, _ = await _question(request)
     plan = plan_for(request, question, previous)
     return JSONResponse({"question": question, "followups": next_questions(planner_of(request), plan, engine.today())})
 
@@ -71,6 +73,9 @@ def _question_params() -> list[dict[str, Any]]:
          "schema": {"type": "string", "minLength": 1, "maxLength": MAX_QUESTION}},
         {"name": "previous", "in": "query", "required": False, "description": "the question asked before",
          "schema": {"type": "string", "maxLength": MAX_QUESTION}},
+        {"name": "trace", "in": "query", "required": False, "description": "1: add `trace`, every step the plan "
+         "took (spelling, linking, intent, branches tried and undone, stored queries, fusion, confidence)",
+         "schema": {"type": "string", "enum": ["0", "1", "true", "false"]}},
     ]  # fmt: skip
 
 

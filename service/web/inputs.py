@@ -86,3 +86,16 @@ def clean_question(value: Any, name: str = "question", *, required: bool = True)
     if len(value) > MAX_QUESTION:
         raise ApiError(422, f"`{name}` is limited to {MAX_QUESTION} characters (got {len(value)}).")
     return value.strip()
+
+
+_FLAGS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
+
+
+def flag(value: Any, name: str) -> bool:
+    """An on/off parameter (`trace=1`): absent is off; anything but 1/0, true/false, yes/no, on/off is a 422."""
+    if value is None or value is False or value is True:
+        return bool(value)
+    found = _FLAGS.get(str(value).strip().lower())
+    if found is None:
+        raise ApiError(422, f"`{name}` is 1 or 0 (true or false), not {str(value)[:40]!r}.")
+    return found

@@ -16,7 +16,7 @@ from service.engine.followups import next_questions
 from service.kb.remote import StoreUnavailable
 from service.web.asked import new_answer_id, opened, question_log, remember
 from service.web.errors import ApiError
-from service.web.inputs import clean_question
+from service.web.inputs import clean_question, flag
 from service.web.plans import plan_for
 from service.web.templating import page
 
@@ -39,15 +39,16 @@ def citations(text: str) -> list[tuple[str, list[str]]]:
 async def home(request: Request) -> Response:
     planner = request.app.state.planner
     raw = request.query_params.get("q")
-    context: dict[str, Any] = {"q": "", "plan": None, "followups": [], "answer_id": None}
+    context: dict[str, Any] = {"q": "", "plan": None, "followups": [], "answer_id": None, "previous": None}
     plan = None
     if raw is not None and raw.strip():
         question = clean_question(raw)
         previous = clean_question(request.query_params.get("previous"), "previous", required=False)
         today = engine.today()
-        plan = plan_for(request, question or "", previous)
+        plan = plan_for(request, question or "", previous, trace=flag(request.query_params.get("trace"), "trace"))
         context.update(
             q=question,
+            previous=previous,
             plan=plan,
             segments=citations(plan.answer.text) if plan.answer else [],
             followups=next_questions(planner, plan, today),

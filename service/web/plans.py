@@ -42,8 +42,16 @@ class PlanCache:
         return plan
 
 
-def plan_for(request: Request, question: str, previous: str | None) -> Plan:
+    def traced(self, question: str, previous: str | None, today: date) -> Plan:
+        """The plan with its trace: planned afresh (a traced plan is never cached), the same plan otherwise."""
+        before = self.plan(previous, None, today) if previous and previous.strip() else None
+        return self.planner.plan(question, previous=before, today=today, trace=True)
+
+
+def plan_for(request: Request, question: str, previous: str | None, *, trace: bool = False) -> Plan:
     cache: PlanCache = request.app.state.plans
+    if trace:
+        return cache.traced(question, previous, engine.today())
     return cache.plan(question, previous, engine.today())
 
 
