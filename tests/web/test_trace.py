@@ -6,6 +6,9 @@ from __future__ import annotations
 import re
 
 import httpx
+from playwright.sync_api import Page, expect
+
+from tests.web.test_browser import page  # noqa: F401  # the browser page over the demo server
 
 
 def test_api_adds_the_trace_only_when_asked(http: httpx.Client) -> None:
@@ -29,15 +32,28 @@ def test_a_post_may_ask_for_the_trace_too(http: httpx.Client) -> None:
 def test_a_bad_trace_flag_is_a_clear_422(http: httpx.Client) -> None:
     r = http.get("/api/ask", params={"q": "Rust projects", "trace": "maybe"})
     assert r.status_code == 422 and "trace" in r.json()["error"]["message"]
-    page = http.get("/", params={"q": "Rust projects", "trace": "<x>"}, headers={"Accept": "text/html"})
-    assert page.status_code == 422
+    html = http.get("/", params={"q": "Rust projects", "trace": "<x>"}, headers={"Accept": "text/html"})
+    assert html.status_code == 422
 
 
 def test_the_ask_page_links_to_and_shows_how_the_answer_was_found(http: httpx.Client) -> None:
-    page = http.get("/", params={"q": "which works implement Geohashing?"}).text
-    link = re.search(r'href="(/\?q=[^"]*trace=1#trace)"', page)
-    assert link and "How this answer was found" in page and 'id="trace"' not in page
+    html = http.get("/", params={"q": "which works implement Geohashing?"}).text
+    link = re.search(r'href="(/\?q=[^"]*trace=1#trace)"', html)
+    assert link and "How this answer was found" in html and 'id="trace"' not in html
     shown = http.get(link.group(1).replace("&amp;", "&")).text
     steps = re.findall(r'<li><span class="stage">(\w+)</span>', shown)
     assert 'id="trace"' in shown and steps[0] == "linking" and steps[-1] == "confidence"
     assert "undone" in shown and "implement" in shown
+
+
+def test_a_visitor_opens_how_the_answer_was_found(page: Page) -> None:  # noqa: F811
+    page.goto("/")
+    page.get_by_label("Ask about her work").fill("which works implement Geohashing?")
+    page.keyboard.press("Enter")
+    expect(page.locator("section.answer")).to_be_visible()
+    page.get_by_role("link", name="How this answer was found").click()
+    expect(page).to_have_url(re.compile(r"trace=1#trace$"))
+    steps = page.locator("#trace ol.steps li")
+    expect(steps.first).to_contain_text("linking")
+    expect(steps.last).to_contain_text("confidence")
+    expect(page.locator("#trace")).to_contain_text("undone")
