@@ -116,3 +116,15 @@ def test_a_follow_up_about_a_job(site: tuple[str, str]) -> None:
     first = f"what did {person['they']} do at {person['org']}?"
     plan = ask(base, "and when was that?", previous=first).json()
     assert plan["confidence"]["level"] != "none", plan
+
+
+def test_the_trace_and_the_lab_work_for_every_portfolio(site: tuple[str, str]) -> None:
+    _, base = site
+    traced = httpx.get(base + "/api/ask", params={"q": "what tools does the owner use?", "trace": "1"}, timeout=30)
+    assert traced.status_code == 200
+    stages = [s["stage"] for s in traced.json()["trace"]]
+    assert "intent" in stages and "branch" in stages and stages[-1] == "confidence"
+    page = httpx.get(base + "/", params={"q": "what tools does the owner use?", "trace": "1"}, timeout=30)
+    assert 'id="trace"' in page.text and "How this answer was found" in page.text
+    lab = httpx.get(base + "/lab", params={"q": "what tools does the owner use?", "format": "json"}, timeout=30)
+    assert lab.status_code == 200 and len(lab.json()["techniques"]) >= 8
