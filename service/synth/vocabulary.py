@@ -65,11 +65,12 @@ class Vocabulary:
         stems = self.words.names("skill_stems")
         suffixes = [str(x) for x in self.words.mapping("skill_suffixes")[category]]
 
+        syllables = self.words.names("skill_syllables")
+
         def make() -> str:
             suffix = self.rng.choice(suffixes)
-            return (
-                f"{self.rng.choice(stems)} {suffix[1:]}" if suffix.startswith("_") else self.rng.choice(stems) + suffix
-            )
+            stem = self.rng.choice(stems) + (self.rng.choice(syllables) if self.rng.random() < 0.5 else "")
+            return f"{stem} {suffix[1:]}" if suffix.startswith("_") else stem + suffix
 
         return self.namer.first_free(make)
 
