@@ -92,6 +92,13 @@ SETTINGS: dict[str, Setting] = {
         Setting("STORE_GSP_URL", "", "The remote store's Graph Store Protocol endpoint, for `build` (the upload)."),
         Setting("STORE_TIMEOUT", "10", "Seconds the engine waits for the remote store to answer a stored query."),
         Setting("STORE_BUILD_TIMEOUT", "600", "Seconds `build` waits for the remote store to take an upload."),
+        Setting("LLM_ENABLED", "false", "Answer weak and unanswered questions with a language model, verified."),
+        Setting("LLM_BASE_URL", "", "The OpenAI-compatible provider (http://127.0.0.1:11434/v1); empty: none."),
+        Setting("LLM_API_KEY", "", "The provider's bearer key, when it needs one (never logged, never shown)."),
+        Setting("LLM_MODEL", "", "The chat model the fallback asks (the provider's name for it)."),
+        Setting("LLM_TIMEOUT", "20", "Seconds one provider call may take before the fallback gives up."),
+        Setting("EMBEDDINGS_ENABLED", "false", "Meaning-based search: passages embedded at build, fused with BM25."),
+        Setting("EMBEDDINGS_MODEL", "", "The provider's embedding model; a KB is only searched with its own."),
     )
 }
 

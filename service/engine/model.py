@@ -96,6 +96,7 @@ class Plan:
     previous: str | None = None
     timing_ms: float = 0.0
     trace: Trace | None = None  # how the answer was found, when asked for
+    generated: dict[str, Any] | None = None  # a checked model answer: {"by", "verified", "rounds"} (service/fallback)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -116,4 +117,6 @@ class Plan:
             "contact_url": self.contact_url,
             "previous": self.previous,
             "timing_ms": round(self.timing_ms, 3),
-        } | ({"trace": [step.to_json() for step in self.trace]} if self.trace is not None else {})
+        } | ({"trace": [step.to_json() for step in self.trace]} if self.trace is not None else {}) | (
+            {"generated": self.generated} if self.generated is not None else {}
+        )

@@ -1,0 +1,114 @@
+"""One provider speaking the OpenAI-compatible HTTP API: `POST {base}/chat/completions` (with `tools`) and
+`POST {base}/embeddings`, bearer key when set. The standard library only (the service installs no HTTP client).
+
+Hostile by default: a reply is capped in bytes, a call is cut at its deadline, redirects are not followed (the
+key stays with the host it was meant for), and every failure is a `ProviderError` with a short reason.
+Nothing is sent but the JSON body the caller builds: no visitor address, header or identifier.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from typing import Any
+
+MAX_CHAT_REPLY = 256 * 1024
+MAX_EMBED_REPLY = 16 * 1024 * 1024
+
+
+class ProviderError(Exception):
+    """The provider failed: timeout, HTTP status, malformed reply. `reason` is short and safe to show."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None  # a 3xx is an HTTPError: the bearer key never follows a redirect
+
+
+_opener = urllib.request.build_opener(_NoRedirect)
+
+
+@dataclass(frozen=True)
+class Provider:
+    base_url: str
+    api_key: str = ""
+    timeout: float = 20.0
+
+    def post(self, path: str, body: dict[str, Any], *, timeout: float | None = None,
+             max_bytes: int = MAX_CHAT_REPLY) -> dict[str, Any]:  # fmt: skip
+        """POST one JSON body, return the JSON object it answers with, within `timeout` seconds in all."""
+        limit = self.timeout if timeout is None else timeout
+        data = json.dumps(body, ensure_ascii=False).encode("utf-8")
+        headers = {"Content-Type": "application/json", "Accept": "application/json", "User-Agent": "folio-ask"}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        request = urllib.request.Request(self.base_url + path, data=data, headers=headers, method="POST")
+        deadline = time.monotonic() + limit
+        try:
+            with _opener.open(request, timeout=limit) as response:
+                raw = _read(response, max_bytes, deadline)
+        except urllib.error.HTTPError as e:
+            e.close()
+            if e.code == 429:
+                raise ProviderError("rate limited (HTTP 429)") from None
+            raise ProviderError(f"HTTP {e.code}") from None
+        except TimeoutError:
+            raise ProviderError(f"no reply within {limit:g} s") from None
+        except (urllib.error.URLError, OSError, ValueError) as e:
+            raise ProviderError(f"unreachable ({type(e).__name__})") from None
+        try:
+            doc = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            raise ProviderError("malformed reply (not JSON)") from None
+        if not isinstance(doc, dict):
+            raise ProviderError("malformed reply (not a JSON object)")
+        return doc
+
+    def chat(self, model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> dict[str, Any]:
+        """The reply message of one chat completion: {"content": str | None, "tool_calls": [...]}."""
+        body: dict[str, Any] = {"model": model, "messages": messages, "temperature": 0, "max_tokens": 600}
+        if tools:
+            body["tools"] = tools
+        doc = self.post("/chat/completions", body)
+        try:
+            message = doc["choices"][0]["message"]
+        except (KeyError, IndexError, TypeError):
+            raise ProviderError("malformed reply (no choices[0].message)") from None
+        if not isinstance(message, dict):
+            raise ProviderError("malformed reply (message is not an object)")
+        return message
+
+    def embed(self, model: str, texts: list[str], *, timeout: float | None = None) -> list[list[float]]:
+        """One vector per text, in order."""
+        doc = self.post("/embeddings", {"model": model, "input": texts}, timeout=timeout,
+                        max_bytes=MAX_EMBED_REPLY)  # fmt: skip
+        try:
+            items = sorted(doc["data"], key=lambda d: int(d.get("index", 0)))
+            vectors = [[float(x) for x in item["embedding"]] for item in items]
+        except (KeyError, TypeError, ValueError):
+            raise ProviderError("malformed reply (no data[].embedding)") from None
+        if len(vectors) != len(texts) or len({len(v) for v in vectors}) > 1 or not all(vectors):
+            raise ProviderError("malformed reply (wrong number or size of vectors)")
+        return vectors
+
+
+def _read(response: Any, max_bytes: int, deadline: float) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        if time.monotonic() > deadline:
+            raise TimeoutError
+        chunk = response.read(65536)
+        if not chunk:
+            return b"".join(chunks)
+        size += len(chunk)
+        if size > max_bytes:
+            raise ProviderError(f"reply longer than {max_bytes} bytes")
+        chunks.append(chunk)

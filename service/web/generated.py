@@ -1,0 +1,30 @@
+"""The web side of the model fallback: after planning, a weak or unanswered plan may get a checked model
+answer (service/fallback). Off (LLM_ENABLED false, or no LLM_BASE_URL), this returns the plan it is given
+and nothing is sent anywhere. The model's SPARQL goes through `run_query`: the path, limits, refusals and
+per-client slots of /sparql, in the worker pool, never in this process."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+
+from service.engine.model import Plan
+from service.fallback import run
+from service.fallback.settings import Settings
+from service.fallback.tools import ACCEPT, ROW_CAP, SparqlResult, from_outcome
+from service.web.errors import ApiError
+from service.web.sparql import run_query
+
+
+async def with_fallback(request: Request, plan: Plan) -> Plan:
+    settings = Settings.load()
+    if not settings.enabled or not run.eligible(plan):
+        return plan
+
+    async def sparql(query: str) -> SparqlResult:
+        try:
+            return from_outcome(await run_query(request, query, ACCEPT, row_cap=ROW_CAP))
+        except ApiError as e:
+            return SparqlResult(e.status_code, str(e.detail))
+
+    outcome = await run.answer(plan, request.app.state.planner.engine, settings, sparql)
+    return outcome.plan
