@@ -78,6 +78,7 @@ class Engine:
     described: list[str] = field(default_factory=list)  # entity IRIs, in the order of `descriptions`
     descriptions: Bm25 | None = None  # BM25 over each entity's names and description
     samples: list[str] = field(default_factory=list)  # questions the ask page suggests, made from the graph
+    meaning: Any = None  # meaning-based search when EMBEDDINGS_ENABLED (service/fallback/meaning.py), else None
 
     @classmethod
     def from_kb(cls, kb: KB) -> Engine:

@@ -69,6 +69,9 @@ class State:
         if self._hits is None:
             engine = self.engine
             found = search_articles(engine.passages, self.terms, engine.synonyms, engine.weights["article"])
+            if engine.meaning is not None:  # meaning search, only with EMBEDDINGS_ENABLED (service/fallback/meaning.py)
+                coverage = engine.passages.coverage_of(self.terms, engine.synonyms)
+                found = engine.meaning.fuse(engine.passages, self.terms, self.plan.question, found, coverage)
             cfg = engine.weights["wiki_hits"]
             if found:
                 floor = found[0].score * float(cfg["min_relative_score"])

@@ -132,6 +132,11 @@ def _write(checked: Checked, stage: Path, cache: Path, steps: _Steps, target: pu
             total = staged.triples
     with steps.step("index passages"):
         passages = write_index(checked.articles, stage / INDEX_DIR)
+    if setting("EMBEDDINGS_ENABLED").strip().lower() in ("1", "true", "on", "yes"):  # meaning search, off by default
+        from service.fallback.meaning import embed_passages  # noqa: PLC0415
+
+        with steps.step("embed passages"):
+            embed_passages(checked.articles, stage, steps.log)
     with steps.step("copy lexicon and queries"):
         for name, files in (("lexicon", sources.lexicon_files()), ("queries", sources.query_files())):
             (stage / name).mkdir()

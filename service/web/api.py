@@ -13,7 +13,7 @@ from service.engine.plan import Planner
 from service.engine.preview import preview
 from service.web.asked import new_answer_id, question_log, remember
 from service.web.errors import ApiError
-from service.web.generated import with_fallback
+from service.web.generated import warm_meaning, with_fallback
 from service.web.inputs import MAX_BODY, MAX_QUESTION, body_json, clean_question, flag
 from service.web.plans import plan_for
 
@@ -38,6 +38,7 @@ async def _question(request: Request) -> tuple[str, str | None, bool]:
 
 async def ask(request: Request) -> Response:
     question, previous, trace = await _question(request)
+    await warm_meaning(request, question)
     plan = await with_fallback(request, plan_for(request, question, previous, trace=trace))
     answer = new_answer_id(request)
     body = plan.to_json() | ({"answer_id": answer} if answer else {})

@@ -5,12 +5,16 @@ per-client slots of /sparql, in the worker pool, never in this process."""
 
 from __future__ import annotations
 
+import asyncio
+
 from starlette.requests import Request
 
 from service.engine.model import Plan
+from service.engine.retrieve import search_articles
 from service.fallback import run
 from service.fallback.settings import Settings
 from service.fallback.tools import ACCEPT, ROW_CAP, SparqlResult, from_outcome
+from service.text import query_terms
 from service.web.errors import ApiError
 from service.web.sparql import run_query
 
@@ -28,3 +32,16 @@ async def with_fallback(request: Request, plan: Plan) -> Plan:
 
     outcome = await run.answer(plan, request.app.state.planner.engine, settings, sparql)
     return outcome.plan
+
+
+async def warm_meaning(request: Request, question: str) -> None:
+    """With meaning search on, embed the question in a thread before planning (which then finds its vector
+    cached), so a slow provider never holds up the event loop. Off, nothing happens."""
+    engine = request.app.state.planner.engine
+    meaning = engine.meaning
+    if meaning is None:
+        return
+    terms = query_terms(meaning.key(question), engine.search_stopwords)
+    found = search_articles(engine.passages, terms, engine.synonyms, engine.weights["article"])
+    if found and not meaning.covered(engine.passages, terms, found):
+        await asyncio.to_thread(meaning.vector, question)

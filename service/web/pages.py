@@ -16,7 +16,7 @@ from service.engine.followups import next_questions
 from service.kb.remote import StoreUnavailable
 from service.web.asked import new_answer_id, opened, question_log, remember
 from service.web.errors import ApiError
-from service.web.generated import with_fallback
+from service.web.generated import warm_meaning, with_fallback
 from service.web.inputs import clean_question, flag
 from service.web.plans import plan_for
 from service.web.templating import page
@@ -46,6 +46,7 @@ async def home(request: Request) -> Response:
         question = clean_question(raw)
         previous = clean_question(request.query_params.get("previous"), "previous", required=False)
         today = engine.today()
+        await warm_meaning(request, question or "")
         plan = plan_for(request, question or "", previous, trace=flag(request.query_params.get("trace"), "trace"))
         plan = await with_fallback(request, plan)
         context.update(
