@@ -123,6 +123,30 @@ def test_fast_reasoner_adds_the_schema_rules_it_lacks() -> None:
         assert triple in fast, triple
 
 
+KEYED = """
+@prefix : <urn:t#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+:mother a owl:ObjectProperty , owl:FunctionalProperty .
+:tag a owl:InverseFunctionalProperty .
+:rank a owl:DatatypeProperty , owl:FunctionalProperty .
+:kid :mother :ann , :anna .
+:ann :knows :bob .
+:one :tag :t1 . :two :tag :t1 .
+:kid :rank 1 . :sib :rank 1 . :other :rank 2 .
+"""
+
+
+def test_functional_properties_are_reasoned_by_grouping_with_the_same_result() -> None:
+    """prp-fp and prp-ifp run in Python (reasonable would join every pair of a functional property's triples),
+    and both reasoners agree, sameAs consequences included."""
+    data = rdflib.Graph().parse(data=KEYED, format="turtle")
+    fast = _assert_same(rdflib.Graph(), data)
+    t, owl = rdflib.Namespace("urn:t#"), rdflib.OWL
+    assert (t.ann, owl.sameAs, t.anna) in fast and (t.anna, t.knows, t.bob) in fast  # prp-fp, then eq-rep-s
+    assert (t.one, owl.sameAs, t.two) in fast  # prp-ifp
+    assert not any(p == owl.sameAs and {s, o} <= {t.kid, t.sib, t.other} for s, p, o in fast)  # shared values alone
+
+
 def test_auto_falls_back_to_owlrl_for_rules_reasonable_lacks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("REASONER", "auto")
     ontology = rdflib.Graph().parse(data=SCHEMA, format="turtle")

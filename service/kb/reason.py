@@ -168,14 +168,37 @@ def _reasonable_closure(ontology: rdflib.Graph, data: rdflib.Graph) -> set[Tripl
     # The schema rules go first, so one reason() usually suffices; the loop is for the rare schema triple
     # only instance rules reach (through owl:sameAs between classes, say). Reflexive ones (c ⊑ c) the schema
     # rules use but make again each time, and reasonable draws nothing from them: they are not passed on.
+    # Functional and inverse-functional properties are kept from `reasonable`, which joins every pair of such a
+    # property's triples (a thousand works of tier 2 make a million pairs: 22 GB at 100x the demo); their rules
+    # (prp-fp, prp-ifp) run here instead, grouping values by subject (`_keyed_rules`).
+    hidden = [t for t in stated if t[1] == RDF.type and t[2] in _KEYED_TYPES]
+    given = [t for t in stated if not (t[1] == RDF.type and t[2] in _KEYED_TYPES)]
     r = reasonable.PyReasoner()
-    r.from_graph(stated + [t for t in _schema_rules(set(stated)) if t[0] != t[2]])
-    closure = set(restored(r.reason()))
-    while extra := {t for t in _schema_rules(closure) if t[0] != t[2]}:
+    first = set(stated)
+    r.from_graph(given + [t for t in _schema_rules(first) | _keyed_rules(first) if t[0] != t[2]])
+    closure = set(restored(r.reason())) | set(hidden)
+    while extra := {t for t in _schema_rules(closure) | _keyed_rules(closure) if t[0] != t[2]} - closure:
         closure |= extra
         r.from_graph(list(extra))  # appends; the next reason() is incremental
         closure |= set(restored(r.reason()))
     return closure
+
+
+_KEYED_TYPES = frozenset({OWL.FunctionalProperty, OWL.InverseFunctionalProperty})
+
+
+def _keyed_rules(triples: set[Triple]) -> set[Triple]:
+    """prp-fp and prp-ifp: two values of a functional property for one subject are the same (owl:sameAs), as are
+    two subjects of one value of an inverse-functional property; linear, by grouping."""
+    functional = {s for s, p, o in triples if p == RDF.type and o == OWL.FunctionalProperty}
+    inverse = {s for s, p, o in triples if p == RDF.type and o == OWL.InverseFunctionalProperty}
+    groups: dict[tuple[Node, Node, bool], set[Node]] = defaultdict(set)
+    for s, p, o in triples:
+        if p in functional:
+            groups[(s, p, True)].add(o)
+        if p in inverse:
+            groups[(o, p, False)].add(s)
+    return {(a, OWL.sameAs, b) for same in groups.values() if len(same) > 1 for a in same for b in same if a != b}
 
 
 SC, SPO, EQC, EQP = RDFS.subClassOf, RDFS.subPropertyOf, OWL.equivalentClass, OWL.equivalentProperty
