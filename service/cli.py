@@ -212,6 +212,19 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _fallback(planner: engine.Planner) -> Any:
+    """The model fallback as run_suite's `serve` hook (service/fallback/evaluate.py), with its SPARQL pool."""
+    from service.fallback.evaluate import Fallback  # noqa: PLC0415  # only with --fallback
+    from service.fallback.settings import Settings  # noqa: PLC0415
+    from service.web.sparql import new_pool, pool_source  # noqa: PLC0415
+
+    settings = Settings.load()
+    if not settings.enabled:
+        raise SystemExit("eval --fallback needs LLM_ENABLED=true and LLM_BASE_URL (docs/MODEL.md)")
+    kb = planner.engine.kb
+    return Fallback(planner, new_pool(pool_source(kb), kb.site.entity_base), settings)
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     planner = _planner(args)
     path = (
@@ -219,8 +232,15 @@ def cmd_eval(args: argparse.Namespace) -> int:
         if args.file
         else ROOT / "tests" / ("search-holdout.json" if args.holdout else "search-eval.json")
     )
-    results, today = run_suite(planner, path, holdout=args.holdout)
+    fallback = _fallback(planner) if args.fallback else None
+    try:
+        results, today = run_suite(planner, path, holdout=args.holdout, serve=fallback)
+    finally:
+        if fallback is not None:
+            fallback.close()
     report = summary(results)
+    if fallback is not None:
+        report["fallback"] = fallback.tally.to_json()
     if args.json:
         report["failures"] = [{"id": r.id, "question": r.question, "group": r.group, "problems": r.problems}
                               for r in results if not r.ok]  # fmt: skip
@@ -230,6 +250,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
         for group, g in report["groups"].items():
             print(f"  {group}: {g['right']} of {g['cases']} ({100 * g['right'] / g['cases']:.0f} %)")
         print(f"  MRR {report['mrr']}; planning p50 {report['plan_ms_p50']} ms, p95 {report['plan_ms_p95']} ms")
+        if fallback is not None:
+            f = report["fallback"]
+            print(f"  fallback: {f['offered']} weak/none plans offered, {f['verified']} verified, {f['rejected']} "
+                  f"rejected {f['rejected_why']}, {f['failed']} failed {f['failed_why']}; rounds {f['rounds']}; "
+                  f"{f['ms_p50']} ms p50, {f['ms_max']} ms max")  # fmt: skip
         for r in results:
             if not r.ok:
                 print(f"  FAIL {r.id} [{r.group}] {r.question!r}: {'; '.join(r.problems)}")
@@ -326,6 +351,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--trace", action="store_true", help="also every step the plan took (how the answer was found)")
     p = command("eval", cmd_eval, "run the regression suite (or the held-out set) and print the figures")
     p.add_argument("--holdout", action="store_true", help="the held-out set (reports, never fails)")
+    p.add_argument("--fallback", action="store_true", help="with the model fallback on, against the LLM_* "
+                   "settings' provider (held-out set only): how many weak/none plans were verified or rejected")
     p.add_argument("--file", help="another suite file")
     p.add_argument("--json", action="store_true")
     p = command("lab", cmd_lab, "the retrieval lab: each technique's recall@3, MRR and time over the suites")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -82,8 +83,11 @@ def check_regression(planner: Planner, case: dict[str, Any], today: date) -> Cas
                       plan.timing_ms, plan.route, plan.confidence.level, bool(case.get("top")))  # fmt: skip
 
 
-def check_holdout(planner: Planner, case: dict[str, Any], today: date) -> CaseResult:
+def check_holdout(planner: Planner, case: dict[str, Any], today: date,
+                  serve: Callable[[Plan], Plan] | None = None) -> CaseResult:  # fmt: skip
+    """`serve`: what is done to a plan before it is served (the model fallback of `eval --fallback`)."""
     plan = planner.plan(case["question"], previous=case.get("previous"), today=today)
+    plan = serve(plan) if serve is not None else plan
     names = _result_names(planner, plan)
     group, expected = case["group"], case.get("expect") or []
     answered = plan.confidence.level != "none" and plan.answer is not None
@@ -114,11 +118,13 @@ def _missing_facts(plan: Plan, facts: list[Any]) -> list[str]:
     return missing
 
 
-def run_suite(planner: Planner, path: Path, *, holdout: bool) -> tuple[list[CaseResult], date]:
+def run_suite(planner: Planner, path: Path, *, holdout: bool,
+              serve: Callable[[Plan], Plan] | None = None) -> tuple[list[CaseResult], date]:  # fmt: skip
     doc = json.loads(path.read_text(encoding="utf-8"))
     today = date.fromisoformat(doc.get("today", "2026-11-30"))
-    check = check_holdout if holdout else check_regression
-    return [check(planner, case, today) for case in doc["cases"]], today
+    if holdout:
+        return [check_holdout(planner, case, today, serve) for case in doc["cases"]], today
+    return [check_regression(planner, case, today) for case in doc["cases"]], today
 
 
 def summary(results: list[CaseResult]) -> dict[str, Any]:

@@ -46,6 +46,8 @@ class Sim:
         self.embed_mode = "ok"
         self.lock = threading.Lock()
         self.url = ""
+        self.default: list[dict[str, Any]] = []  # replies cycled through when nothing is scripted
+        self._turn = 0
 
     def script(self, *replies: dict[str, Any]) -> None:
         with self.lock:
@@ -61,7 +63,12 @@ class Sim:
 
     def next_reply(self) -> dict[str, Any]:
         with self.lock:
-            return self.replies.pop(0) if self.replies else {"content": "I don't know that one."}
+            if self.replies:
+                return self.replies.pop(0)
+            if self.default:
+                self._turn += 1
+                return self.default[(self._turn - 1) % len(self.default)]
+            return {"content": "I don't know that one."}
 
 
 def _fill(template: str, messages: list[dict[str, Any]]) -> str:
@@ -151,3 +158,33 @@ def simulated() -> Iterator[Sim]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+CYCLE = [  # `python -m tests.simllm`: each behaviour in turn, for `eval --holdout --fallback`
+    {"content": "{s1} [S1]"},
+    {"content": "{s1} The team had 347 engineers. [S1]"},
+    {"content": "{s1} She did it with Zorblatt Labs. [S1]"},
+    {"content": "{s1} [S9]"},
+    {"content": "{s1} [S1] More at https://evil.example/x. [S1]"},
+    {"content": "{s1} Call her on +351 912 345 678. [S1]"},
+    {"tool": "search_wiki", "query": "talks and writing"},
+    {"content": "{s1} [S1]"},
+    {"content": "I don't know that one."},
+]
+
+
+def main() -> None:
+    import argparse  # noqa: PLC0415
+
+    parser = argparse.ArgumentParser(description="the simulated model server, cycling through its behaviours")
+    parser.add_argument("--port", type=int, default=8765)
+    args = parser.parse_args()
+    sim = Sim()
+    sim.default = CYCLE
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), _handler(sim))
+    print(f"LLM_BASE_URL=http://127.0.0.1:{args.port}/v1", flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
