@@ -208,7 +208,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
         return 0 if bench_attack(_kb_path(args).absolute(), requests=args.requests) else 1
     else:
-        bench_plan(_planner(args))
+        bench_plan(_planner(args), rounds=args.rounds, every=args.every)
     return 0
 
 
@@ -374,7 +374,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=2, help="bench http: uvicorn workers per server")
     p.add_argument("--warm", action="store_true", help="bench http: ask every question once before measuring")
     p.add_argument("--runs", type=int, default=200, help="runs per query (bench queries)")
-    p.add_argument("--rounds", type=int, default=3, help="bench log: rounds of the log on and off, taking turns")
+    p.add_argument("--every", type=int, default=1, help="bench plan: every Nth generated question (for big KBs)")
+    p.add_argument("--rounds", type=int, default=3,
+                   help="bench log: rounds of the log on and off, taking turns; bench plan: rounds of questions")
     p.add_argument("--rebuilds", type=int, default=0, help="bench http: build the KB this many times during the run")
     p.add_argument("--requests", type=int, default=10_000, help="bench attack: malformed requests to send")
     inputs(p)
