@@ -174,8 +174,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     elif args.what == "queries" and args.store == "remote":
         from service.topology import environment, published  # noqa: PLC0415  # the Oxigraph server: a dev tool
 
-        with published(_sources(args)) as (folder, store), environment({"STORE_URL": store.query}):
-            bench_queries(_kb_path(args), runs=args.runs, remote=KB.open(folder))
+        with published(_sources(args)) as (folder, store):
+            with environment({"STORE_URL": store.query}):
+                remote = KB.open(folder)  # STORE_URL only while it opens: the other columns are the local store
+            bench_queries(_kb_path(args), runs=args.runs, remote=remote)
     elif args.what == "queries":
         bench_queries(_kb_path(args), runs=args.runs)
     elif args.what == "sparql":
