@@ -62,7 +62,7 @@ def bench_queries(kb_path: Path, runs: int = 200, out: Callable[[str], None] = p
     examples = disk.lexicon.extra.get("query-examples") or {}
     person = disk.site.entity_base + disk.site.person
     resolver = Examples(memory.catalog, person, memory.lexicon.extra["routes"]["routes"])
-    out(f"{runs} runs each after 20 warm-up runs; times in ms (median / p95); rows as returned.\n")
+    out(f"{runs} runs each after {min(20, runs)} warm-up runs; times in ms (median / p95); rows as returned.\n")
     out("| query | rows | " + " | ".join(f"{label} p50 | p95" for label, _ in columns) + " |")
     out("|---|---|" + "---|---|" * len(columns))
     for name in sorted(disk.catalog):
@@ -70,7 +70,7 @@ def bench_queries(kb_path: Path, runs: int = 200, out: Callable[[str], None] = p
         cells = []
         rows = 0
         for _, kb in columns:
-            for _ in range(20):
+            for _ in range(min(20, runs)):
                 kb.catalog.run(name, values)
             times = []
             for _ in range(runs):
