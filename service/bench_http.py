@@ -63,7 +63,7 @@ def app_server(kb: Path, workers: int = 2, **env: str) -> Iterator[tuple[str, su
                                   stderr=subprocess.DEVNULL)  # fmt: skip
         base = f"http://127.0.0.1:{port}"
         try:
-            wait_until_up(base + "/healthz")
+            wait_until_up(base + "/healthz", 600)  # a 100x KB takes minutes to load in every worker
             yield base, server
         finally:
             server.terminate()
