@@ -3,10 +3,10 @@ which of plain search's passages it leaves out."""
 
 from __future__ import annotations
 
-from service.lab.model import Comparison, Technique
+from service.lab.model import Technique, VersusPlain
 
 
-def compare(technique: Technique, plain: Technique) -> Comparison:
+def compare(technique: Technique, plain: Technique) -> VersusPlain:
     theirs = [h.passages[0] for h in plain.hits]
     shared: list[str] = []
     new: list[str] = []
@@ -20,9 +20,9 @@ def compare(technique: Technique, plain: Technique) -> Comparison:
         for hit in variant.hits:
             hit.in_plain = not set(hit.passages).isdisjoint(theirs)
             covered |= set(hit.passages)
-    return Comparison(shared, new, [p for p in theirs if p not in covered])
+    return VersusPlain(shared, new, [p for p in theirs if p not in covered])
 
 
 def _name(passages: tuple[str, ...]) -> str:
-    """Several passages in a row of one article: "Lantern#design-0 … Lantern#design-2"."""
+    """Several passages in a row of one article: "Atlas#design-0 … Atlas#design-2"."""
     return passages[0] if len(passages) == 1 else f"{passages[0]} … {passages[-1]}"

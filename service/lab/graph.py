@@ -18,7 +18,7 @@ NEIGHBOURS = "entity-neighbours"  # queries/entity-neighbours.rq
 class Hops:
     names: list[Entity] = field(default_factory=list)  # linked in the question, and followed
     neighbours: list[Entity] = field(default_factory=list)  # one hop from a name, each once
-    links: list[str] = field(default_factory=list)  # "Lantern —uses→ Rust", as the graph states them
+    links: list[str] = field(default_factory=list)  # "Atlas —uses→ Rust", as the graph states them
     notes: list[str] = field(default_factory=list)  # names not followed, and why
     said: dict[str, tuple[str, ...]] = field(default_factory=dict)  # a name's IRI -> its search words as written
 

@@ -30,7 +30,7 @@ class Step:
 
 
 @dataclass
-class Comparison:
+class VersusPlain:
     """Against plain keyword search's top passages."""
 
     shared: list[str]  # ids of this technique's hits plain search also handed over
@@ -59,7 +59,7 @@ class Technique:
     variants: list[Variant] = field(default_factory=list)
     off: str | None = None  # why it did not run
     ms: float = 0.0
-    comparison: Comparison | None = None
+    comparison: VersusPlain | None = None
 
     @property
     def hits(self) -> list[Hit]:

@@ -176,7 +176,8 @@ def test_an_oversize_body_gets_a_413_even_without_waiting(hard: str) -> None:
 def test_health_says_which_network_walls_hold(hard: str) -> None:
     body = httpx.get(hard + "/healthz").json()
     assert set(body["sparql_network"]["closed_by"]) & {"netns", "seccomp"}
-    assert httpx.get(hard + "/readyz").json() == {"ready": True}
+    ready = httpx.get(hard + "/readyz").json()
+    assert ready["ready"] is True and ready["store"] == "embedded" and ready["store_build"] == ready["build"]
 
 
 def test_an_error_never_echoes_a_remote_service(hard: str) -> None:
