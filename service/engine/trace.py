@@ -35,10 +35,11 @@ class Trace(list[Step]):
 
 
 def branch_name(branch: Callable[..., Any]) -> str:
-    """A branch as the code names it ("lists.count"), so a reader can find it."""
+    """A branch as the code names it ("lists.count"), so a reader can find it; the planner's own by name."""
     module = getattr(branch, "__module__", "") or ""
-    return f"{module.rsplit('.', 1)[-1]}.{branch.__name__}" if module.startswith("service.engine.") and \
-        not module.endswith(".plan") else branch.__name__  # fmt: skip
+    if module.startswith("service.engine.") and module != "service.engine.plan":
+        return f"{module.rsplit('.', 1)[-1]}.{branch.__name__}"
+    return branch.__name__
 
 
 def trace_understanding(st: State, rule: str, read: Sequence[str]) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import functools
 import http.client
 import re
 import threading
@@ -48,7 +49,9 @@ class StoreGone(StoreUnavailable):
     """The one connection of a sandboxed worker closed, and the worker may not open another."""
 
 
+@functools.cache
 def internal_query(name: str) -> str:
+    """One of the engine's own queries (service/kb/sparql/), read once: readiness and keep-alive ask them often."""
     return (SPARQL_DIR / name).read_text(encoding="utf-8")
 
 
@@ -243,9 +246,7 @@ class RemoteStore:
 
     def ping(self) -> bool:
         """The store answers a query about the KB's graphs."""
-        text = internal_query("build-marker.rq")
-        marker = ox.NamedNode(GRAPH_MARKER)
-        self.query(sparql_text.substitute(text, {"marker": str(marker)}), named_graphs=[marker])
+        self.build()
         return True
 
     def build(self) -> str | None:

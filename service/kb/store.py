@@ -48,19 +48,11 @@ def open_store(directory: Path, *, in_memory: bool = False) -> ox.Store:
     return memory
 
 
-def remote_store(*, max_bytes: int = 0, pinned: bool = False) -> RemoteStore | None:
-    """The remote store of the settings ($STORE_URL), or None for the embedded one."""
-    url = setting("STORE_URL")
-    if not url:
-        return None
-    return RemoteStore(url, timeout=float(setting("STORE_TIMEOUT")), max_bytes=max_bytes, pinned=pinned)
-
-
 def open_kb_store(kb: Path, manifest: dict[str, Any], *, in_memory: bool = False) -> AnyStore:
     """The store a KB's queries run on: the remote store when $STORE_URL is set, else the KB's own folder."""
-    remote = remote_store()
-    if remote is not None:
-        return remote
+    url = setting("STORE_URL")
+    if url:
+        return RemoteStore(url, timeout=float(setting("STORE_TIMEOUT")))
     if manifest.get("store") == "remote" or not (kb / STORE_DIR).is_dir():
         raise FolioError(f"{kb} was built for a remote store: set STORE_URL to serve it")
     return open_store(kb / STORE_DIR, in_memory=in_memory)
