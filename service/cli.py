@@ -248,9 +248,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
                               for r in results if not r.ok]  # fmt: skip
         print(json.dumps(report, indent=2))
     else:
-        print(f"{path.name} (today = {today}): {report['right']} of {report['cases']} right")
+        old = report.get("right_old")
+        strict = "" if old is None else f" (strict; by the old measure, entities only: {old})"
+        print(f"{path.name} (today = {today}): {report['right']} of {report['cases']} right{strict}")
         for group, g in report["groups"].items():
-            print(f"  {group}: {g['right']} of {g['cases']} ({100 * g['right'] / g['cases']:.0f} %)")
+            also = f"; old {g['right_old']}" if "right_old" in g else ""
+            print(f"  {group}: {g['right']} of {g['cases']} ({100 * g['right'] / g['cases']:.0f} %{also})")
         print(f"  MRR {report['mrr']}; planning p50 {report['plan_ms_p50']} ms, p95 {report['plan_ms_p95']} ms")
         if fallback is not None:
             f = report["fallback"]

@@ -2,15 +2,20 @@
 
 tests/search-eval.json      {"today": "...", "cases": [{"id", "question", "previous", "intent", "route", "task",
                             "operation", "entity", "top", "resources", "confidence"}]}: each field given is checked.
-tests/search-holdout.json   {"cases": [{"id", "question", "previous", "group", "expect", "facts"}]}, group answerable /
-                            unrelated / absent: right outcome = answered with an expected entity among the first
-                            results and, when the case lists `facts`, an answer that states each of them (a string,
-                            or a list of alternatives, compared without case) / not answered / pivoted.
+tests/search-holdout.json   {"cases": [{"id", "question", "previous", "group", "expect", "must", "must_not"}]}, group
+                            answerable / unrelated / absent. Two measures are reported:
+                            - the old one: answered with an expected entity among the first results / not answered /
+                              pivoted;
+                            - the strict one, what a visitor judges: the old one, and the answer states every `must`
+                              group (a string or a list of alternatives, found without case in the answer's text or
+                              the first results' labels; a number only as a whole number, so "3" is not in "2023")
+                              and none of the `must_not` strings (in the answer's text).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -36,6 +41,7 @@ class CaseResult:
     route: str = ""
     level: str = ""
     expects: bool = False  # the case names entities, so it counts for MRR
+    ok_old: bool | None = None  # held-out cases: right by the old measure (entities only, no `must`)
 
 
 def _local(planner: Planner, iri: str | None) -> str | None:
@@ -98,22 +104,33 @@ def check_holdout(planner: Planner, case: dict[str, Any], today: date,
         ok = plan.route == "pivot"
     else:
         ok = answered and (not expected or (rank is not None and rank <= TOP))
-    missing = _missing_facts(plan, case.get("facts") or []) if group == "answerable" else []
-    ok = ok and not missing
-    why = [] if ok else [f"route {plan.route}, {plan.confidence.level}, first results {names[:3]}"]
+    answer = plan.answer.text if plan.answer else ""
+    stated = "\n".join([answer, *(r.label for r in plan.results[:TOP])])
+    missing = _missing(stated, case.get("must") or []) if group == "answerable" else []
+    wrong = [s for s in case.get("must_not") or [] if _states(answer, s)] if group == "answerable" else []
+    strict = ok and not missing and not wrong
+    why = [] if strict else [f"route {plan.route}, {plan.confidence.level}, first results {names[:3]}"]
     if missing:
         why.append(f"the answer does not state {missing}")
-    return CaseResult(case["id"], case["question"], group, ok, why, rank, plan.timing_ms, plan.route,
-                      plan.confidence.level, group == "answerable" and bool(expected))  # fmt: skip
+    if wrong:
+        why.append(f"the answer states {wrong}")
+    return CaseResult(case["id"], case["question"], group, strict, why, rank, plan.timing_ms, plan.route,
+                      plan.confidence.level, group == "answerable" and bool(expected), ok)  # fmt: skip
 
 
-def _missing_facts(plan: Plan, facts: list[Any]) -> list[str]:
-    """The facts a right answer states that this one does not (each a string or a list of alternatives)."""
-    text = (plan.answer.text if plan.answer else "").lower()
+def _states(text: str, fact: str) -> bool:
+    """Whether `text` states `fact`: without case; a number only as a whole number ("3" is not in "2023")."""
+    if fact.isdigit():
+        return re.search(rf"(?<![\d.,]){fact}(?![\d]|[.,]\d)", text) is not None
+    return fact.lower() in text.lower()
+
+
+def _missing(text: str, groups: list[Any]) -> list[str]:
+    """The `must` groups the text does not state (each a string or a list of alternatives)."""
     missing = []
-    for fact in facts:
-        options = [fact] if isinstance(fact, str) else list(fact)
-        if not any(str(o).lower() in text for o in options):
+    for group in groups:
+        options = [group] if isinstance(group, str) else list(group)
+        if not any(_states(text, str(o)) for o in options):
             missing.append(" or ".join(map(str, options)))
     return missing
 
@@ -127,6 +144,11 @@ def run_suite(planner: Planner, path: Path, *, holdout: bool,
     return [check_regression(planner, case, today) for case in doc["cases"]], today
 
 
+def _tally(results: list[CaseResult], *, with_old: bool) -> dict[str, int]:
+    tally = {"cases": len(results), "right": sum(r.ok for r in results)}
+    return {**tally, "right_old": sum(bool(r.ok_old) for r in results)} if with_old else tally
+
+
 def summary(results: list[CaseResult]) -> dict[str, Any]:
     groups: dict[str, list[CaseResult]] = {}
     for r in results:
@@ -134,10 +156,12 @@ def summary(results: list[CaseResult]) -> dict[str, Any]:
     ranked = [r for r in results if r.expects]
     mrr = statistics.fmean(1 / r.rank if r.rank else 0.0 for r in ranked) if ranked else 0.0
     times = sorted(r.ms for r in results)
+    old = [r for r in results if r.ok_old is not None]
     return {
         "cases": len(results),
         "right": sum(r.ok for r in results),
-        "groups": {g: {"cases": len(rs), "right": sum(r.ok for r in rs)} for g, rs in sorted(groups.items())},
+        **({"right_old": sum(bool(r.ok_old) for r in old)} if old else {}),
+        "groups": {g: _tally(rs, with_old=bool(old)) for g, rs in sorted(groups.items())},
         "mrr": round(mrr, 3),
         "plan_ms_p50": round(times[len(times) // 2], 2) if times else 0.0,
         "plan_ms_p95": round(times[min(len(times) - 1, int(0.95 * len(times)))], 2) if times else 0.0,

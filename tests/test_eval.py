@@ -62,3 +62,24 @@ def test_holdout_reports_its_figures(planner: Planner) -> None:
     assert report["cases"] >= 60
     assert set(report["groups"]) == {"answerable", "unrelated", "absent"}
     print(json.dumps(report))  # reported, never asserted on: it is held out
+
+
+def test_the_strict_measure_reads_what_the_answer_says(planner: Planner, tmp_path: Any) -> None:
+    """One question, three cases: the old measure is met by all three; the strict one only by the case whose
+    `must` the answer states and whose `must_not` it does not; a year is not read inside another number."""
+    base = {"question": "when did she start at Harbourline?", "previous": None, "group": "answerable", "expect": []}
+    plan = planner.plan(base["question"], today=TODAY)
+    assert plan.answer is not None
+    year = next(w for w in plan.answer.text.replace(".", " ").split() if w.isdigit() and len(w) == 4)
+    cases = [
+        {**base, "id": "said", "must": [[year, "never"]], "must_not": []},
+        {**base, "id": "unsaid", "must": [year[2:]], "must_not": []},  # "21" is not stated by "2021"
+        {**base, "id": "contradicted", "must": [year], "must_not": [year]},
+    ]
+    path = tmp_path / "set.json"
+    path.write_text(json.dumps({"today": SUITE["today"], "cases": cases}))
+    results, _ = run_suite(planner, path, holdout=True)
+    assert [(r.ok_old, r.ok) for r in results] == [(True, True), (True, False), (True, False)]
+    assert "does not state" in results[1].problems[-1] and "states" in results[2].problems[-1]
+    report = summary(results)
+    assert (report["right"], report["right_old"]) == (1, 3)
