@@ -67,8 +67,9 @@ def test_holdout_reports_its_figures(planner: Planner) -> None:
 def test_the_strict_measure_reads_what_the_answer_says(planner: Planner, tmp_path: Any) -> None:
     """One question, three cases: the old measure is met by all three; the strict one only by the case whose
     `must` the answer states and whose `must_not` it does not; a year is not read inside another number."""
-    base = {"question": "when did she start at Harbourline?", "previous": None, "group": "answerable", "expect": []}
-    plan = planner.plan(base["question"], today=TODAY)
+    question = "when did she start at Harbourline?"
+    base: dict[str, Any] = {"question": question, "previous": None, "group": "answerable", "expect": []}
+    plan = planner.plan(question, today=TODAY)
     assert plan.answer is not None
     year = next(w for w in plan.answer.text.replace(".", " ").split() if w.isdigit() and len(w) == 4)
     cases = [
