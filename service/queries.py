@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 PARAM_TYPES = ("iri", "string", "date", "integer", "decimal", "boolean")
 _HEADER = re.compile(r"^#\s*(title|description|param)\s*:\s*(.*)$")
 _PARSE_POSITION = re.compile(r"error at (\d+):(\d+)")
+_EXPECTED = re.compile(r"\[[^\]]*\]|\"(?:[^\"\\]|\\.)*\"|[^,]+")  # a character class, a quoted token, or a word
 _SAFE_URL = re.compile(r"^https?://[^/@\s]+(/\S*)?$")
 ROW_CAP = 1000
 _FORBIDDEN = {"SERVICE", "LOAD", "INSERT", "DELETE", "DROP", "CLEAR", "CREATE", "COPY", "MOVE", "ADD"}
@@ -124,14 +125,64 @@ def _parse_problems(q: StoredQuery, shown: str) -> list[Problem]:
     return []
 
 
+class ParseError(NamedTuple):
+    """A SPARQL syntax error as a person reads it: where (1-based line and column, None when unknown) and why."""
+
+    line: int | None
+    column: int | None
+    reason: str
+
+
+def parse_error(text: str, error: str) -> ParseError:
+    """Oxigraph's syntax error ("error at 1:28: expected one of Prefix not found, ['%'], ...") read: the parser's
+    own reasons ("Prefix not found", "IRI parsing failed") when it gives any, else the tokens it expected (its
+    character classes left out), and what stands at the spot."""
+    m = _PARSE_POSITION.search(error)
+    if m is None:
+        return ParseError(None, None, error.strip() or "syntax error")
+    line, column = int(m.group(1)), int(m.group(2))
+    expected = error[m.end() :].lstrip(": ").strip()
+    expected = expected.removeprefix("expected one of ").removeprefix("expected ")
+    items = [i.strip() for i in _EXPECTED.findall(expected) if i.strip()]
+    own = [i for i in items if not i.startswith(("[", '"', "'")) and (" " in i or not i.isupper())]
+    if own:
+        reason = "; ".join(dict.fromkeys(own))
+        if "Prefix not found" in own:
+            name = _name_before(text, line, column)
+            reason += f": {name} is not declared (add PREFIX {name} <...>)" if name else ""
+        return ParseError(line, column, reason)
+    tokens = [i for i in items if not i.startswith("[")]
+    shown = ", ".join(tokens[:12]) + (" ..." if len(tokens) > 12 else "")
+    at = _text_at(text, line, column)
+    where = f"found {at!r}" if at else "found the end of the query"
+    return ParseError(line, column, f"expected {'one of ' if len(tokens) > 1 else ''}{shown}; {where}" if tokens
+                      else f"unexpected {at!r}" if at else "the query ended too soon")  # fmt: skip
+
+
+def _offset(text: str, line: int, column: int) -> int:
+    lines = text.split("\n")
+    return sum(len(row) + 1 for row in lines[: line - 1]) + column - 1
+
+
+def _text_at(text: str, line: int, column: int) -> str:
+    rest = text[_offset(text, line, column) :]
+    return rest.split(None, 1)[0][:24] if rest.strip() else ""
+
+
+def _name_before(text: str, line: int, column: int) -> str:
+    """The prefix of the prefixed name that ends at the spot (`nope:` of `nope:p`)."""
+    m = re.search(r"([A-Za-z][\w.-]*)?:[\w.-]*$", text[: _offset(text, line, column)])
+    return (m.group(1) or "") + ":" if m else ""
+
+
 def syntax_error(text: str, error: str) -> tuple[int, str]:
     """The line and the reason of a SPARQL syntax error as Oxigraph reports it ("error at 7:1: expected ..."): at
     the end of the text, the error is the last line's (an unclosed bracket), not the empty line after it."""
-    m = _PARSE_POSITION.search(error)
-    reason = error[m.end() :].lstrip(": ").strip() if m else error
-    if m is None:
-        return 0, reason or "syntax error"
-    line, column = int(m.group(1)), int(m.group(2))
+    found = parse_error(text, error)
+    reason = found.reason
+    if found.line is None or found.column is None:
+        return 0, reason
+    line, column = found.line, found.column
     lines = text.splitlines()
     offset = sum(len(row) + 1 for row in lines[: line - 1]) + column - 1
     if not text[offset:].strip():  # nothing after the position: the query ended too soon

@@ -14,7 +14,6 @@ import asyncio
 import logging
 import multiprocessing as mp
 import os
-import re
 import resource
 import threading
 from collections import Counter
@@ -28,6 +27,7 @@ import pyoxigraph as ox
 from service import sparql_text
 from service.accept import choose
 from service.kb.remote import RemoteStore, StoreGone, StoreUnavailable
+from service.queries import parse_error
 from service.sparql import results
 from service.sparql.safety import names_its_dataset
 from service.sparql.sandbox import close_network
@@ -35,7 +35,6 @@ from service.sparql.sandbox import close_network
 log = logging.getLogger("service.sparql.pool")
 
 T = TypeVar("T")
-_POSITION = re.compile(r"error at (\d+):(\d+)")
 KEEP_ALIVE = 20.0  # seconds between pings from an idle worker to the remote store
 
 
@@ -144,9 +143,8 @@ def execute(store: ox.Store | RemoteStore, req: Request, prefixes: dict[str, str
     try:
         result = store.query(req.query, **options)
     except SyntaxError as e:
-        m = _POSITION.search(str(e))
-        message = str(e).split(": expected", 1)[0]
-        return Outcome(400, message=message, line=int(m.group(1)) if m else None, column=int(m.group(2)) if m else None)
+        found = parse_error(req.query, str(e))
+        return Outcome(400, message=found.reason, line=found.line, column=found.column)
     except StoreGone:
         raise
     except StoreUnavailable as e:
