@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from service.engine.routes import answer_limit, labels, month, names, plural
+from service.engine.routes import answer_limit, labels, month, names, plural, when
 from service.engine.state import State
 from service.queries import QueryRun
 from service.text import terms
@@ -103,8 +103,8 @@ def career(st: State) -> bool:
     elif st.period is not None:
         start, end = st.period.iso()
         run = st.run("period_roles", {"start": start, "end": end})
-        text = st.period.text
-        opening = text[:1].upper() + text[1:] if text.split()[0] in ("in", "since", "during", "from") else f"In {text}"
+        span = when(st.period.start, st.period.end)
+        opening = span[:1].upper() + span[1:]
         rows = run.rows
     elif st.has("now") or st.has("first") or st.has("count"):
         run = st.run("career", career_params)  # most recent first

@@ -1,8 +1,10 @@
 """Time in a question, turned into a range of dates at the precision given.
 
-Relative ("the past six months", "last year", "since last year"), named ("March 2025", "Q3 2025",
-"early 2024", "summer 2023"), written ("2025-03-14", "14 March 2025", "2019 to 2021") and bare years.
-Month names, parts of a year and number words come from lexicon/dates.yaml.
+Relative ("the past six months", "last year", "since last year", "last summer"), named ("March 2025", "Q3 2025",
+"H1 2024", "early 2024", "summer 2023", "the 2010s"), written ("2025-03-14", "14/03/2025", "14 March 2025"),
+ranges ("2019 to 2021", "between March and June 2024", "Jan-Mar 2025", "from May 2023 to June 2025"), open
+ones ("before 2015", "after March 2020") and bare years. Month names, parts of a year, number words and whether
+a written date puts the day first come from lexicon/dates.yaml.
 """
 
 from __future__ import annotations
@@ -44,11 +46,23 @@ class DateParser:
         self.months: dict[str, int] = {fold(k): int(v) for k, v in spec["months"].items()}
         self.parts: dict[str, tuple[int, int]] = {fold(k): (int(v[0]), int(v[1])) for k, v in spec["parts"].items()}
         self.numbers: dict[str, int] = {fold(k): int(v) for k, v in spec["numbers"].items()}
+        self.day_first = bool(spec.get("day_first", True))
+        seasons = [p for p, (first, last) in self.parts.items() if (last - first) % 12 <= 2]  # "last summer"
         month = "|".join(sorted(map(re.escape, self.months), key=len, reverse=True))
         part = "|".join(sorted(map(re.escape, self.parts), key=len, reverse=True))
         number = "|".join(sorted(map(re.escape, self.numbers), key=len, reverse=True))
         year = r"(19\d\d|20\d\d)"
+        until = r"\s*(?:-|–|to|until|till|through|and)\s*"
+        season = "|".join(sorted(map(re.escape, seasons), key=len, reverse=True)) or "(?!)"
         self._patterns: list[tuple[re.Pattern[str], str]] = [
+            (re.compile(rf"\b(?:from\s+|between\s+)?({month})\.?\s+(?:of\s+)?{year}{until}({month})\.?\s+(?:of\s+)?{year}\b"),
+             "month_range_years"),
+            (re.compile(rf"\b(?:from\s+|between\s+)?({month})\.?{until}({month})\.?\s+(?:of\s+|in\s+)?{year}\b"),
+             "month_range"),
+            (re.compile(rf"\b(\d{{1,2}})[/.](\d{{1,2}})[/.]{year}\b"), "numeric_day"),
+            (re.compile(r"\b(?:(early|mid|late)[\s-]+)?(19\d0|20\d0)'?s\b"), "decade"),
+            (re.compile(rf"\b(last|past|previous|this)\s+({season})\b"), "relative_season"),
+            (re.compile(rf"\b(before|after)\s+(?:({month})\.?\s+)?{year}\b"), "open"),
             (re.compile(rf"\bsince\s+(?:({month})\s+)?{year}\b"), "since_year"),
             (re.compile(r"\bsince\s+last\s+(year|month)\b"), "since_last"),
             (re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"), "iso_day"),
@@ -83,6 +97,30 @@ class DateParser:
     def _period(self, kind: str, m: re.Match[str], today: date) -> tuple[date, date] | None:
         g = m.groups()
         try:
+            if kind in ("month_range_years", "month_range"):
+                first, last = self.months[g[0]], self.months[g[-2] if kind == "month_range_years" else g[1]]
+                end_year = int(g[-1])
+                start_year = int(g[1]) if kind == "month_range_years" else end_year - (first > last)
+                return date(start_year, first, 1), _month_end(end_year, last)
+            if kind == "numeric_day":
+                a, b, year = int(g[0]), int(g[1]), int(g[2])
+                day, month = (a, b) if a > 12 or (self.day_first and b <= 12) else (b, a)
+                written = date(year, month, day)
+                return written, written
+            if kind == "decade":
+                decade = int(g[1])
+                first, last = {"early": (0, 3), "mid": (4, 6), "late": (7, 9)}.get(g[0] or "", (0, 9))
+                if decade + first > today.year:
+                    return None
+                return date(decade + first, 1, 1), min(date(decade + last, 12, 31), today)
+            if kind == "relative_season":
+                return self._season(g[1], today, this=g[0] == "this")
+            if kind == "open":
+                month = self.months[g[1]] if g[1] else 1
+                year = int(g[2])
+                if g[0] == "before":
+                    return date(1900, 1, 1), date(year, month, 1) - timedelta(days=1)
+                return (_month_end(year, month) if g[1] else date(year, 12, 31)) + timedelta(days=1), today
             if kind == "iso_day":
                 day = date(int(g[0]), int(g[1]), int(g[2]))
                 return day, day
@@ -137,4 +175,13 @@ class DateParser:
                 return date(year, 1, 1), min(date(year, 12, 31), max(today, date(year, 1, 1)))
         except (ValueError, KeyError):
             return None
+        return None
+
+    def _season(self, name: str, today: date, *, this: bool) -> tuple[date, date] | None:
+        """"this summer": the one of this year; "last summer": the latest one over before today."""
+        first, last = self.parts[name]
+        for year in range(today.year + 1, today.year - 2, -1):
+            start, end = date(year - (first > last), first, 1), _month_end(year, last)
+            if (this and start.year <= today.year <= end.year and start <= today) or (not this and end < today):
+                return start, end
         return None

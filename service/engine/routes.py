@@ -8,7 +8,7 @@ sentence cites what it was read from.
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 from service.engine.catalog import Entity
 from service.engine.retrieve import PassageHit
@@ -80,6 +80,8 @@ def ambiguous(st: State) -> bool:
 
 
 def when(start: date, end: date) -> str:
+    if start.year <= 1900:  # "before 2015"
+        return f"before {end + timedelta(days=1):%-d %B %Y}"
     if start == end:
         return f"on {start:%-d %B %Y}"
     return f"between {start:%-d %B %Y} and {end:%-d %B %Y}"

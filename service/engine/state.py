@@ -21,6 +21,7 @@ from service.engine.trace import Trace
 from service.kb.wiki import slug
 from service.queries import QueryRun
 from service.text import stem, terms
+from service.text import words as words_of
 from service.voice import Voice
 
 
@@ -112,7 +113,7 @@ class State:
         """Content words the site never uses anywhere: in no passage, description, name, cue or lexicon entry."""
         engine = self.engine
         known = engine.known_words
-        in_period = set(self.period.text.split()) if self.period else set()
+        in_period = set(words_of(self.period.text)) if self.period else set()
         common = engine.common_english  # "behind", "actually": words of every question, no topic of their own
         stems = (
             stem(w)
@@ -135,7 +136,7 @@ class State:
         reference or period accounts for ("pay" in "how much did Acme pay him")."""
         if self._ask is None:
             accounted = self.engine.accounted
-            in_period = set(self.period.text.split()) if self.period else set()
+            in_period = set(words_of(self.period.text)) if self.period else set()
             stems = (stem(w) for w in self.cue if w not in accounted and w not in in_period and not w.isdigit())
             self._ask = [t for t in dict.fromkeys(stems) if t not in accounted]
         return self._ask

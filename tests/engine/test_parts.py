@@ -34,6 +34,21 @@ from tests.conftest import TODAY
         ("since last year", "2025-01-01", "2026-11-30"),
         ("since March 2024", "2024-03-01", "2026-11-30"),
         ("this year", "2026-01-01", "2026-11-30"),
+        ("between March and June 2024", "2024-03-01", "2024-06-30"),
+        ("from May 2023 to June 2025", "2023-05-01", "2025-06-30"),
+        ("works in Jan-Mar 2025", "2025-01-01", "2025-03-31"),
+        ("between Nov and Feb 2025", "2024-11-01", "2025-02-28"),
+        ("what did she build in H1 2024", "2024-01-01", "2024-06-30"),
+        ("by the end of 2024", "2024-09-01", "2024-12-31"),
+        ("on 14/03/2025", "2025-03-14", "2025-03-14"),
+        ("on 03/04/2025", "2025-04-03", "2025-04-03"),  # the day first (dates.yaml day_first)
+        ("on 04/23/2025", "2025-04-23", "2025-04-23"),  # a day above 12 is read either way
+        ("last summer", "2026-06-01", "2026-08-31"),
+        ("last winter", "2025-12-01", "2026-02-28"),
+        ("in the 2010s", "2010-01-01", "2019-12-31"),
+        ("the late 2010s", "2017-01-01", "2019-12-31"),
+        ("anything before 2015", "1900-01-01", "2014-12-31"),
+        ("after March 2020", "2020-04-01", "2026-11-30"),
     ],
 )
 def test_periods(planner: Planner, text: str, start: str, end: str) -> None:
@@ -41,7 +56,8 @@ def test_periods(planner: Planner, text: str, start: str, end: str) -> None:
     assert period is not None and period.iso() == (start, end)
 
 
-@pytest.mark.parametrize("text", ["a search library in 2,000 lines", "Lantern", "version 3030 of the spec"])
+@pytest.mark.parametrize("text", ["a search library in 2,000 lines", "Lantern", "version 3030 of the spec",
+                                  "the last end-to-end test", "the 2030s", "a 32/64/128 split"])  # fmt: skip
 def test_no_period(planner: Planner, text: str) -> None:
     assert planner.engine.dates.parse(text, TODAY) is None
 
