@@ -104,8 +104,8 @@ class DateParser:
                 return date(start_year, first, 1), _month_end(end_year, last)
             if kind == "numeric_day":
                 a, b, year = int(g[0]), int(g[1]), int(g[2])
-                day, month = (a, b) if a > 12 or (self.day_first and b <= 12) else (b, a)
-                written = date(year, month, day)
+                d, mo = (a, b) if a > 12 or (self.day_first and b <= 12) else (b, a)
+                written = date(year, mo, d)
                 return written, written
             if kind == "decade":
                 decade = int(g[1])
