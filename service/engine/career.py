@@ -9,7 +9,7 @@ an overview of the organisation or the place named: "how long was he at Acme" wa
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from service.engine.routes import answer_limit, labels, month, names, plural, when
@@ -40,7 +40,7 @@ def role_text(row: dict[str, Any], today: date) -> str:
 def place_of(st: State) -> bool:
     """ "which city is Acme in": the place a named organisation or work is based in, and "which country is
     Ljubljana in" the places a named place lies in, from its graph facts."""
-    if not st.has("where") or st.kind in SKIP:
+    if not st.has("where") or st.kind in SKIP or st.has("before") or st.has("after"):  # "where did she go after X"
         return False
     for e in st.entities:
         if e.kind not in ("organisation", "work", "place"):
@@ -81,6 +81,7 @@ def career(st: State) -> bool:
         or (named and st.has("time"))  # "when was he at Acme"
         or (places and st.has("doing"))  # "what was she doing in Madrid"
         or (st.has("education") and not works)  # "which university did she go to"
+        or (named and st.period is None and (st.has("before") or st.has("after")))  # "the role after Acme"
     )
     if not asked or st.kind in SKIP or st.authored_key is not None:
         return False
@@ -100,6 +101,8 @@ def career(st: State) -> bool:
         rows.sort(key=lambda r: r["roleStart"].value)
         first = next(e for e in st.entities if e.iri in named)
         opening = "" if first.kind == "role" else f"At {first.label}"  # a role named says itself
+        if rows and st.period is None and (st.has("before") or st.has("after")):
+            return _next_to(st, run, rows, before=st.has("before"))
     elif st.period is not None:
         start, end = st.period.iso()
         run = st.run("period_roles", {"start": start, "end": end})
@@ -136,6 +139,45 @@ def career(st: State) -> bool:
     ref = st.read_query(run, "; ".join(held))
     st.say(f"{opening}: {'; '.join(held)}." if opening else f"{'; '.join(held)}.", ref)
     _finish(st, run, rows)
+    return True
+
+
+_SLACK = timedelta(days=62)  # a role that ends within two months of the next one's start is just before it
+
+
+def _next_to(st: State, run: QueryRun, named: list[dict[str, Any]], *, before: bool) -> bool:
+    """The role just before the one named (the latest to end by its start, else the latest to start before it),
+    or just after it (the first to start once it ended; for a role still held, the first to start after it)."""
+    own = {r["role"].value for r in named}
+    others = _kind_asked(st, [r for r in run.rows if r["role"].value not in own])
+
+    def day(r: dict[str, Any], key: str) -> date:
+        return date.fromisoformat(r[key].value[:10]) if key in r else st.today
+
+    if before:
+        anchor = min(named, key=lambda r: r["roleStart"].value)
+        start = day(anchor, "roleStart")
+        ended = [r for r in others if "roleEnd" in r and day(r, "roleEnd") <= start + _SLACK]
+        started = [r for r in others if day(r, "roleStart") < start]
+        pick = max(ended, key=lambda r: (day(r, "roleEnd"), r["roleStart"].value), default=None) or max(
+            started, key=lambda r: r["roleStart"].value, default=None)  # fmt: skip
+    else:
+        anchor = max(named, key=lambda r: r["roleStart"].value)
+        start = day(anchor, "roleStart")
+        after = [r for r in others if day(r, "roleStart") >= day(anchor, "roleEnd") - _SLACK] if "roleEnd" in anchor \
+            else [r for r in others if day(r, "roleStart") > start]  # fmt: skip
+        pick = min(after, key=lambda r: r["roleStart"].value, default=None)
+    side = "Before" if before else "After"
+    if pick is None:
+        none = "first" if before else "latest"
+        text = f"{anchor['roleLabel'].value} is {st.voice.f['their']} {none} role in the graph: nothing comes " \
+               f"{side.lower()} it."  # fmt: skip
+        st.say(text, st.read_query(run, text))
+        _finish(st, run, [anchor])
+        return True
+    held = role_text(pick, st.today)
+    st.say(f"{side} {anchor['roleLabel'].value}: {held}.", st.read_query(run, held))
+    _finish(st, run, [pick])
     return True
 
 
