@@ -51,6 +51,14 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "section"
 
 
+def heading_key(text: str, used: dict[str, int]) -> str:
+    """A heading's key in its article (its passages' ids, its anchor on the page): its slug, with -2, -3 ...
+    for a slug seen before in the same article (`used` counts them)."""
+    key = slug(text)
+    used[key] = used.get(key, 0) + 1
+    return key if used[key] == 1 else f"{key}-{used[key]}"
+
+
 def read_article(path: Path) -> tuple[Article | None, list[Problem]]:
     shown = display_path(path)
     try:
@@ -81,7 +89,7 @@ def read_article(path: Path) -> tuple[Article | None, list[Problem]]:
     return article, problems
 
 
-def _inline_text(token: Token) -> str:
+def inline_text(token: Token) -> str:
     parts: list[str] = []
     for child in token.children or []:
         if child.type in ("text", "code_inline"):
@@ -104,7 +112,7 @@ def _passages(article: Article, body: str) -> list[Passage]:
     for i, tok in enumerate(tokens):
         if tok.type == "heading_open":
             level = int(tok.tag[1])
-            text = _inline_text(tokens[i + 1])
+            text = inline_text(tokens[i + 1])
             path = [(lv, t) for lv, t in path if lv < level] + [(level, text)]
             sections.append((" › ".join([article.title, *(t for _, t in path)]), []))
         elif tok.type == "table_open":
@@ -119,7 +127,7 @@ def _passages(article: Article, body: str) -> list[Passage]:
                 (sections[-1][1] if sections else lead).append(" ".join(list_items))
                 list_items = []
         elif tok.type == "inline" and not in_table and tokens[i - 1].type == "paragraph_open":
-            text = _inline_text(tok)
+            text = inline_text(tok)
             if not text:
                 continue
             if depth:
@@ -131,10 +139,7 @@ def _passages(article: Article, body: str) -> list[Passage]:
         out.append(_passage(article, "lead", 0, article.title, " ".join(lead), "lead", 0))
     used: dict[str, int] = {}
     for heading, blocks in sections:
-        key = slug(heading.split(" › ", 1)[-1])
-        used[key] = used.get(key, 0) + 1
-        if used[key] > 1:  # the same heading twice in one article
-            key = f"{key}-{used[key]}"
+        key = heading_key(heading.split(" › ", 1)[-1], used)
         for n, text in enumerate(blocks):
             out.append(_passage(article, key, n, heading, text, "section", len(out)))
     return out

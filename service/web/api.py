@@ -10,12 +10,12 @@ from starlette.responses import JSONResponse, Response
 from service import engine
 from service.engine.followups import next_questions
 from service.engine.plan import Planner
-from service.engine.preview import preview
 from service.web.asked import new_answer_id, question_log, remember
 from service.web.errors import ApiError
 from service.web.generated import warm_meaning, with_fallback
 from service.web.inputs import MAX_BODY, MAX_QUESTION, body_json, clean_question, flag
 from service.web.plans import plan_for
+from service.web.strip import strip
 
 
 def planner_of(request: Request) -> Planner:
@@ -60,7 +60,7 @@ async def opened_endpoint(request: Request) -> Response:
 async def preview_endpoint(request: Request) -> Response:
     raw = request.query_params.get("q", "")
     text = clean_question(raw, "q", required=False) or ""
-    return JSONResponse(preview(planner_of(request), text).to_json())
+    return JSONResponse(strip(planner_of(request), text))
 
 
 async def next_endpoint(request: Request) -> Response:
@@ -109,10 +109,22 @@ def openapi_spec() -> dict[str, Any]:
                 "post": {"summary": "Plan a question", "requestBody": _BODY, "responses": {"200": plan, **_ERRORS}},
             },
             "/api/preview": {"get": {
-                "summary": "The live preview strip: best match so far, cheap enough for every keystroke",
+                "summary": "The live preview strip: best match so far and the next few (`matches`), cheap enough for "
+                           "every keystroke",
                 "parameters": [{"name": "q", "in": "query", "required": False,
                                 "schema": {"type": "string", "maxLength": MAX_QUESTION}}],
                 "responses": {"200": {"description": "best match, label, tier, score"}, **_ERRORS}}},
+            "/api/article": {"get": {
+                "summary": "Ask one wiki article: its best passage for the question, or not covered (seed 003)",
+                "parameters": [
+                    {"name": "name", "in": "query", "required": True, "description": "the article, as in /wiki/NAME",
+                     "schema": {"type": "string"}},
+                    {"name": "q", "in": "query", "required": True, "description": "the question",
+                     "schema": {"type": "string", "minLength": 1, "maxLength": MAX_QUESTION}}],
+                "responses": {"200": {"description": "answered, score, label, passage (id, heading, text, url), "
+                                      "or fallback and contact_url"},
+                              "404": {"description": "no such article",
+                                      "content": {"application/json": {"schema": _ERROR}}}, **_ERRORS}}},
             "/api/next": {"post": {
                 "summary": "Follow-up questions, each checked to be answerable",
                 "requestBody": _BODY, "responses": {"200": {"description": "followups"}, **_ERRORS}}},

@@ -7,21 +7,21 @@ import re
 from typing import Any
 from urllib.parse import quote
 
-from markdown_it import MarkdownIt
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from service import engine
 from service.engine.followups import next_questions
 from service.kb.remote import StoreUnavailable
+from service.web.article import ask_article
 from service.web.asked import new_answer_id, opened, question_log, remember
 from service.web.errors import ApiError
 from service.web.generated import warm_meaning, with_fallback
 from service.web.inputs import clean_question, flag
 from service.web.plans import plan_for
 from service.web.templating import page
+from service.web.wikipage import render as render_article
 
-_markdown = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
 _CITE = re.compile(r"\s*\[(S\d+(?:, S\d+)*)\]")
 
 
@@ -40,7 +40,9 @@ def citations(text: str) -> list[tuple[str, list[str]]]:
 async def home(request: Request) -> Response:
     planner = request.app.state.planner
     raw = request.query_params.get("q")
-    context: dict[str, Any] = {"q": "", "plan": None, "followups": [], "answer_id": None, "previous": None}
+    samples: list[str] = planner.engine.samples
+    context: dict[str, Any] = {"q": "", "plan": None, "followups": [], "answer_id": None, "previous": None,
+                               "placeholder": min(samples, key=len, default="")}  # the shortest fits a phone
     plan = None
     if raw is not None and raw.strip():
         question = clean_question(raw)
@@ -66,17 +68,37 @@ async def home(request: Request) -> Response:
     return response
 
 
-async def wiki(request: Request) -> Response:
-    kb = request.app.state.kb
-    name = request.path_params["name"]
-    markdown = kb.articles.get(name)
+def _article(request: Request, name: str) -> str:
+    markdown: str | None = request.app.state.kb.articles.get(name)
     if markdown is None:
         raise ApiError(404, f"No wiki article named {name!r}.")
-    entity = request.app.state.planner.engine.by_name.get(name)
+    return markdown
+
+
+async def wiki(request: Request) -> Response:
+    """An article with its headings' anchors, a table of contents and its own ask box (answered on the server
+    with ?q=, so it works without JavaScript)."""
+    name = request.path_params["name"]
+    title, _, body = _article(request, name).partition("\n")
+    engine_ = request.app.state.planner.engine
+    question = clean_question(request.query_params.get("q"), "q", required=False)
     opened(request, "source")  # a source of an answer was opened
-    title, _, body = markdown.partition("\n")
-    return page(request, "wiki.html", {"title": title.lstrip("# ").strip(), "html": _markdown.render(body),
-                                        "entity": entity, "name": name})  # fmt: skip
+    rendered = render_article(body)
+    return page(request, "wiki.html", {
+        "title": title.lstrip("# ").strip(), "html": rendered.html, "toc": rendered.toc, "name": name,
+        "entity": engine_.by_name.get(name), "asked": ask_article(engine_, name, question) if question else None,
+    })  # fmt: skip
+
+
+async def article_endpoint(request: Request) -> Response:
+    """GET /api/article?name=NAME&q=QUESTION: the question answered from that article alone, or not covered."""
+    name = request.query_params.get("name")
+    if not name:
+        raise ApiError(422, "`name` is required: the article's name, as in /wiki/NAME.")
+    _article(request, name)
+    question = clean_question(request.query_params.get("q"), "q")
+    assert question is not None
+    return JSONResponse(ask_article(request.app.state.planner.engine, name, question).to_json())
 
 
 async def healthz(request: Request) -> Response:

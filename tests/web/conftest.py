@@ -65,6 +65,13 @@ def server(demo_kb_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iter
 
 
 @pytest.fixture(scope="session")
+def mateo_server(mateo_kb_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The second portfolio (examples/mateo) served the same way, for the pages that must work on both."""
+    with serving(mateo_kb_path, tmp_path_factory.mktemp("mateo-server"), TODAY="2026-11-30") as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
 def http(server: str) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=server, timeout=30) as client:
         yield client

@@ -39,7 +39,7 @@ def test_empty_ask_page(http: httpx.Client) -> None:
 def test_wiki_page(http: httpx.Client) -> None:
     page = http.get("/wiki/Tidewise")
     assert page.status_code == 200
-    assert "<h1>Tidewise</h1>" in page.text and "<h2>" in page.text
+    assert "<h1>Tidewise</h1>" in page.text and "<h2 id=" in page.text
     assert http.get("/wiki/Nothing").status_code == 404
 
 

@@ -1,0 +1,36 @@
+"""The preview strip's matches: the engine's best match so far, then the next best articles, as links.
+
+The engine's preview (service/engine/preview.py) says the one best match and its score; the strip also lists
+the few articles that come next for the same words, each linked to the section that holds them best, so a
+visitor can open one before asking. How many: `article_ask.preview` in weights.yaml.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from service.engine.plan import Planner
+from service.engine.preview import preview
+from service.engine.retrieve import search_articles
+from service.fallback.evidence import passage_url
+from service.text import query_terms
+
+
+def strip(planner: Planner, text: str) -> dict[str, Any]:
+    """/api/preview's answer: the engine's preview, plus `matches` (label, url, kind), the best first."""
+    engine = planner.engine
+    shown = preview(planner, text)
+    body = shown.to_json()
+    if shown.best is None:
+        return body | {"matches": []}
+    limit = int(engine.weights["article_ask"]["preview"])
+    matches = [{"label": shown.best["label"], "url": shown.best["url"], "kind": shown.best["type"]}]
+    floor = float(engine.weights["wiki_hits"]["min_coverage"])
+    terms = query_terms(shown.query, engine.search_stopwords)
+    for hit in search_articles(engine.passages, terms, engine.synonyms, engine.weights["article"], limit=limit):
+        url = passage_url(hit.best.passage)
+        if len(matches) >= limit or hit.coverage < floor:
+            break
+        if all(m["url"].split("#")[0] != url.split("#")[0] for m in matches):
+            matches.append({"label": hit.best.passage.heading, "url": url, "kind": "Article"})
+    return body | {"matches": matches}
