@@ -62,6 +62,7 @@ class Engine:
     third_party: dict[str, list[str]]  # abstain.yaml about_a_third_party_alone: kinds, except
     unpublished: Phrases  # abstain.yaml unpublished_kinds, all groups
     person_words: frozenset[str]  # words that tie a question to the person (abstain.yaml person_words)
+    private_topics: frozenset[str]  # private when the question is about the person (abstain.yaml)
     references: dict[str, Any]
     voice: Voice
     messages: dict[str, str]
@@ -263,6 +264,7 @@ class Engine:
             thing_alone_phrases=Phrases(phrases(alone.get("phrases"))),
             unpublished=Phrases(phrases([p for g in (abstain.get("unpublished_kinds") or {}).values() for p in g])),
             person_words=frozenset(_all_words(abstain.get("person_words") or abstain.get("her_words"))),
+            private_topics=frozenset(_all_words(abstain.get("private_topics"))),
             third_party={k: list(v or []) for k, v in (abstain.get("about_a_third_party_alone") or {}).items()},
             references=references,
             voice=voice,

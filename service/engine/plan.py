@@ -241,7 +241,7 @@ class Planner:
 
     def _refused(self, st: State) -> bool:
         """Private matters always, opinions and chit-chat when nothing the site knows is named."""
-        if self.engine.private.found_in(st.said):
+        if self.engine.private.found_in(st.said) or self._private_topic(st):
             st.plan.route = "private"
             return True
         if self.engine.opinion.found_in(st.said) or st.out_of_scope():
@@ -273,6 +273,16 @@ class Planner:
                 st.plan.route = "off_topic"
                 return True
         return False
+
+    def _private_topic(self, st: State) -> bool:
+        """A private topic ("birthplace", "street", "mobile") asked about the person: a word tying the question
+        to them, and no work, role or organisation named that the word could be about ("the street lamp game")."""
+        topics = self.engine.private_topics
+        if not topics or not any(w in topics for w in st.said):
+            return False
+        if any(e.kind in ("work", "role", "organisation") for e in st.entities):
+            return False
+        return any(w in self.engine.person_words for w in st.said) or any(e.kind == "person" for e in st.entities)
 
     def _tied(self, st: State, own: set[str]) -> bool:
         """A word tying the question to her or her work ("she", "projects"), other than the words of the phrase
