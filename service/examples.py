@@ -47,7 +47,7 @@ class Examples:
             self._last = date.fromisoformat(found[:10]) if found else date.today()
         return self._last
 
-    def _resolve(self, value: str) -> object:
+    def _resolve(self, value: str, label: bool = False) -> object:
         m = _MARKER.match(value)
         if m is None:
             raise QueryError(f"{value!r} is no example marker")
@@ -64,8 +64,12 @@ class Examples:
         index = int(nth or 1) - 1
         if index >= len(rows):
             raise QueryError(f"{value}: the graph has no {index + 1} entities of class pf:{cls}")
-        return rows[index]["entity"].value
+        return rows[index]["entityLabel" if label else "entity"].value  # a string parameter takes its name
 
     def values(self, query: StoredQuery, raw: Mapping[str, Any], entity_base: str) -> dict[str, object]:
-        resolved = {k: self._resolve(v) if isinstance(v, str) and v.startswith("@") else v for k, v in raw.items()}
+        def named(k: str) -> bool:
+            return k in query.params and query.params[k].type == "string"
+
+        resolved = {k: self._resolve(v, named(k)) if isinstance(v, str) and v.startswith("@") else v
+                    for k, v in raw.items()}  # fmt: skip
         return example_values(query, resolved, entity_base)

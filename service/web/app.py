@@ -155,6 +155,7 @@ def create_app(kb_path: Path | None = None) -> Starlette:
         Route("/readyz", pages.readyz),
         Route("/sparql", sparql.endpoint, methods=["GET", "POST", "OPTIONS"]),
         Route("/console", console.page_handler),
+        Route("/console/vocabulary.json", console.vocabulary),
         Route("/-/misses", owner.misses_page),
         Route("/-/login", owner.login, methods=["GET", "POST"]),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),

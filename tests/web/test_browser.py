@@ -95,17 +95,6 @@ def test_run_in_console_shows_the_same_rows(page: Page) -> None:
     page.screenshot(path=str(SHOTS / "console.png"), full_page=False)
 
 
-def test_console_runs_a_stored_example_and_reports_syntax_errors(page: Page) -> None:
-    page.goto("/console")
-    page.get_by_role("link", name="Works of a kind").click()
-    expect(page.locator("#result-heading")).to_contain_text("results")
-    editor = page.locator("textarea#query")
-    editor.fill("SELECT * WHERE {\n  ?s nope:p ?o\n}")
-    page.get_by_role("button", name="Run").click()
-    expect(page.get_by_role("alert")).to_contain_text("line 2")
-    expect(page.locator("#highlight .k").first).to_have_text("SELECT")
-
-
 def test_the_next_question_on_the_page_is_read_after_the_last(page: Page) -> None:
     page.goto("/?q=Rust+projects")
     page.get_by_role("searchbox").fill("and Go?")

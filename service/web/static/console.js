@@ -1,27 +1,387 @@
-// SPARQL syntax highlighting for the console's editor: a highlighted copy of the text sits under a
-// transparent textarea. The form itself works without this script.
+// The SPARQL console, enhanced: the textarea becomes the CodeMirror editor of vendor/console-editor.js, queries
+// run on /sparql with fetch() (no reload; Cancel aborts), results are sorted and paged here, the browser keeps a
+// history, and the code to run the query elsewhere is shown. Without this script the form runs the query on the
+// server (/console?query=) and the page shows the same table.
 (function () {
   "use strict";
+  const form = document.getElementById("console-form");
   const area = document.getElementById("query");
-  const out = document.getElementById("highlight");
-  if (!area || !out) { return; }
-  const KEYWORDS = /^(SELECT|CONSTRUCT|DESCRIBE|ASK|WHERE|PREFIX|BASE|FROM|NAMED|OPTIONAL|FILTER|UNION|MINUS|GRAPH|BIND|VALUES|GROUP|BY|ORDER|HAVING|LIMIT|OFFSET|DISTINCT|REDUCED|AS|ASC|DESC|NOT|EXISTS|IN|COUNT|SUM|MIN|MAX|AVG|SAMPLE|GROUP_CONCAT|SEPARATOR|COALESCE|IF|STR|LANG|DATATYPE|BOUND|REGEX|CONTAINS|STRSTARTS|LCASE|UCASE|SUBSTR|YEAR|a|true|false)$/i;
-  const TOKEN = /(#[^\n]*)|("""[\s\S]*?"""|'''[\s\S]*?'''|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|(<[^<>"{}|^`\\\s]*>)|([?$][A-Za-z_][\w]*)|([A-Za-z_][\w-]*:[\w.-]*|:[\w.-]+)|([A-Za-z_][\w]*)|(\s+|.)/g;
-  function escape(s) { return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;"); }
-  function paint() {
-    let html = "";
-    for (const m of area.value.matchAll(TOKEN)) {
-      const [text, comment, string, iri, variable, pname, word] = m;
-      const cls = comment ? "c" : string ? "s" : iri ? "i" : variable ? "v" : pname ? "p" : word && KEYWORDS.test(word) ? "k" : "";
-      html += cls ? '<span class="' + cls + '">' + escape(text) + "</span>" : escape(text);
+  const output = document.getElementById("console-output");
+  if (!form || !area || !output || !window.FolioEditor) { return; }
+  const ENDPOINT = new URL(form.dataset.endpoint, location.href).href;
+  const BASE = form.dataset.entityBase;
+  const PAGE = 50;
+  const HISTORY_KEY = "folio.console.history";
+  const HISTORY_SIZE = 30;
+  const MAC = /Mac|iPhone|iPad/.test(navigator.platform || "");
+
+  let vocabulary = null;
+  fetch(form.dataset.vocabulary, { headers: { Accept: "application/json" } })
+    .then((r) => (r.ok ? r.json() : null)).then((v) => { vocabulary = v; }).catch(() => {});
+  const prefixes = JSON.parse(form.dataset.prefixes || "{}");  // for short forms in the table
+  const short = (iri) => {
+    const known = prefixes;
+    let best = "";
+    for (const [p, ns] of Object.entries(known)) {
+      if (iri.startsWith(ns) && iri.length > ns.length && ns.length > (known[best] || "").length) { best = p; }
     }
-    out.innerHTML = html + "\n";
-  }
-  area.addEventListener("input", paint);
-  area.addEventListener("scroll", function () { out.parentElement.scrollTop = area.scrollTop; out.parentElement.scrollLeft = area.scrollLeft; });
-  area.addEventListener("keydown", function (e) {
-    if ((e.ctrlKey || e.metaKey) && e.key === "Enter") { e.preventDefault(); area.form.submit(); }
+    return best ? best + ":" + iri.slice(known[best].length) : iri;
+  };
+
+  const editor = window.FolioEditor.create(area, {
+    onRun: () => run(),
+    onChange: () => { scheduleSnippets(); },
+    vocabulary: () => vocabulary,
+    label: "SPARQL query",
+    filledLines: (area.dataset.filledLines || "").split(",").filter(Boolean).map(Number),
   });
-  area.classList.add("painted");
-  paint();
+
+  // --- buttons: Run shows its shortcut, Format, Cancel --------------------------------------------------------
+  const runButton = document.getElementById("run");
+  const shortcut = runButton.querySelector(".shortcut");
+  if (shortcut) { shortcut.textContent = MAC ? "⌘+Enter" : "Ctrl+Enter"; }
+  runButton.setAttribute("aria-keyshortcuts", MAC ? "Meta+Enter" : "Control+Enter");
+  const actions = form.querySelector(".console-actions");
+  const formatButton = button("Format", "secondary", () => { editor.format(); editor.focus(); });
+  formatButton.title = "Indent by braces, one triple pattern per line (Shift+Alt+F)";
+  const cancelButton = button("Cancel", "secondary cancel", () => { if (running) { running.abort(); } });
+  cancelButton.hidden = true;
+  const status = el("span", { className: "run-status", id: "run-status", role: "status" });
+  actions.append(formatButton, cancelButton, status);
+
+  // an element with properties (attributes for role and aria-*) and children
+  function el(tag, props, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(props || {})) {
+      if (k === "role" || k.includes("-")) { e.setAttribute(k, v); } else { e[k] = v; }
+    }
+    e.append(...children);
+    return e;
+  }
+
+  function button(text, cls, onClick) {
+    const b = el("button", { type: "button", className: cls, textContent: text });
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  form.addEventListener("submit", (e) => { e.preventDefault(); run(); });
+
+  // --- running -------------------------------------------------------------------------------------------------
+  let running = null;
+  let ticker = 0;
+
+  async function run() {
+    const query = editor.value;
+    if (!query.trim()) { return; }
+    if (running) { running.abort(); }
+    const controller = new AbortController();
+    running = controller;
+    const started = performance.now();
+    runButton.disabled = true;
+    cancelButton.hidden = false;
+    form.classList.add("running");
+    const tick = () => { status.textContent = "Running… " + ((performance.now() - started) / 1000).toFixed(1) + " s"; };
+    tick();
+    clearInterval(ticker);
+    ticker = setInterval(tick, 100);
+    try {
+      const response = await fetch(ENDPOINT, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded",
+                   Accept: "application/sparql-results+json, text/turtle;q=0.9" },
+        body: new URLSearchParams({ query }),
+        signal: controller.signal,
+      });
+      const ms = performance.now() - started;
+      const type = response.headers.get("content-type") || "";
+      if (!response.ok) {
+        const body = type.includes("json") ? await response.json() : { error: { message: await response.text() } };
+        showError(body.error || {}, response.status);
+        remember(query, "error");
+        status.textContent = "";
+        return;
+      }
+      const rowsHeader = response.headers.get("x-sparql-rows");
+      const truncated = response.headers.get("x-sparql-truncated");
+      if (type.includes("sparql-results+json")) {
+        const doc = await response.json();
+        showResult(query, doc, ms, truncated);
+        remember(query, doc.boolean !== undefined ? String(doc.boolean) : doc.results.bindings.length + " rows");
+      } else {
+        showGraph(query, await response.text(), ms, rowsHeader, truncated);
+        remember(query, (rowsHeader || "?") + " triples");
+      }
+      status.textContent = "Done in " + (ms / 1000).toFixed(2) + " s";
+      history.replaceState(null, "", "/console?query=" + encodeURIComponent(query));
+    } catch (err) {
+      if (err.name === "AbortError") {
+        status.textContent = "Cancelled.";
+        output.replaceChildren(note("The query was cancelled; nothing is shown. (The endpoint stops any query at its time limit.)"));
+      } else {
+        status.textContent = "";
+        showError({ message: "The endpoint could not be reached: " + err.message }, 0);
+      }
+    } finally {
+      if (running === controller) {
+        running = null;
+        clearInterval(ticker);
+        runButton.disabled = false;
+        cancelButton.hidden = true;
+        form.classList.remove("running");
+      }
+    }
+  }
+
+  function note(text) {
+    return el("p", { className: "note", textContent: text });
+  }
+
+  function showError(error, httpStatus) {
+    const where = error.line ? " at line " + error.line + ", column " + error.column : "";
+    const message = (error.message || ("HTTP " + httpStatus)).replace(/ \(line \d+, column \d+\)$/, "");
+    output.replaceChildren(el("div", { className: "console-error", id: "console-error", role: "alert" },
+                              el("strong", { textContent: "Error" + where + ":" }), " " + message));
+    if (error.line) { editor.markError(error.line, error.column || 1, message); }
+  }
+
+  // --- results -------------------------------------------------------------------------------------------------
+  function heading(text) {
+    return el("h2", { id: "result-heading", textContent: text });
+  }
+
+  function downloads(query, formats) {
+    const p = el("p", { className: "downloads" }, "Download: ");
+    formats.forEach((f, i) => {
+      p.append(el("a", { href: "/sparql?query=" + encodeURIComponent(query) + "&format=" + f, textContent: f }));
+      if (i < formats.length - 1) { p.append(" · "); }
+    });
+    return p;
+  }
+
+  function section(...children) {
+    output.replaceChildren(el("section", { className: "console-result", "aria-labelledby": "result-heading" }, ...children));
+  }
+
+  function showGraph(query, text, ms, rows, truncated) {
+    const pre = el("pre", { className: "turtle" }, el("code", { textContent: text }));
+    section(heading((rows || "?") + " triples" + (truncated ? " (truncated)" : "") + " · " + ms.toFixed(1) + " ms"),
+            downloads(query, ["ttl", "nt", "jsonld"]), pre);
+  }
+
+  function showResult(query, doc, ms, truncated) {
+    const took = " · " + ms.toFixed(1) + " ms";
+    if (doc.boolean !== undefined) {
+      const p = el("p", { className: "boolean", textContent: String(doc.boolean) });
+      section(heading("ASK" + took), downloads(query, ["json", "xml", "csv", "tsv"]), p);
+      return;
+    }
+    const vars = doc.head.vars;
+    const rows = doc.results.bindings;
+    const title = rows.length + " result" + (rows.length === 1 ? "" : "s") + (truncated ? " (truncated: " + truncated.replace(/^true; /, "") + ")" : "") + took;
+    const table = new ResultTable(vars, rows);
+    section(heading(title), downloads(query, ["json", "xml", "csv", "tsv"]), table.pager, table.wrap);
+  }
+
+  const NUMERIC = /#(integer|decimal|double|float|int|long|short|byte|nonNegativeInteger|positiveInteger|negativeInteger|nonPositiveInteger|unsignedInt|unsignedLong)$/;
+
+  function sortKey(term) {
+    if (!term) { return [0, ""]; }
+    if (term.type === "literal" && NUMERIC.test(term.datatype || "")) { return [1, Number(term.value)]; }
+    return [2, term.value];
+  }
+
+  function compare(a, b) {
+    if (a[0] !== b[0]) { return a[0] - b[0]; }
+    if (a[0] === 1) { return a[1] - b[1]; }
+    return String(a[1]).localeCompare(String(b[1]), undefined, { numeric: true, sensitivity: "base" });
+  }
+
+  function ResultTable(vars, rows) {
+    this.vars = vars;
+    this.rows = rows.slice();
+    this.page = 0;
+    this.sortBy = null;
+    this.descending = false;
+    this.wrap = document.createElement("div");
+    this.wrap.className = "table-wrap";
+    this.table = document.createElement("table");
+    this.table.className = "results";
+    this.wrap.append(this.table);
+    this.pager = document.createElement("nav");
+    this.pager.className = "pager";
+    this.pager.setAttribute("aria-label", "Result pages");
+    this.render();
+  }
+
+  ResultTable.prototype.render = function () {
+    const thead = document.createElement("thead");
+    const tr = document.createElement("tr");
+    for (const v of this.vars) {
+      const th = document.createElement("th");
+      th.scope = "col";
+      const sorted = this.sortBy === v;
+      th.setAttribute("aria-sort", sorted ? (this.descending ? "descending" : "ascending") : "none");
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "sort";
+      b.textContent = v + (sorted ? (this.descending ? " ▼" : " ▲") : "");
+      b.title = "Sort by " + v;
+      b.addEventListener("click", () => this.sort(v));
+      th.append(b);
+      tr.append(th);
+    }
+    thead.append(tr);
+    const tbody = document.createElement("tbody");
+    const first = this.page * PAGE;
+    for (const row of this.rows.slice(first, first + PAGE)) {
+      const r = document.createElement("tr");
+      for (const v of this.vars) {
+        const td = document.createElement("td");
+        if (row[v]) { td.append(...cell(row[v])); }
+        r.append(td);
+      }
+      tbody.append(r);
+    }
+    this.table.replaceChildren(thead, tbody);
+    this.renderPager();
+  };
+
+  ResultTable.prototype.renderPager = function () {
+    const total = this.rows.length;
+    const pages = Math.max(1, Math.ceil(total / PAGE));
+    const first = total ? this.page * PAGE + 1 : 0;
+    const last = Math.min(total, (this.page + 1) * PAGE);
+    const span = document.createElement("span");
+    span.className = "page-status";
+    span.textContent = total ? "Rows " + first + "–" + last + " of " + total : "No rows";
+    const prev = button("Previous", "secondary", () => { this.page -= 1; this.render(); });
+    prev.disabled = this.page === 0;
+    const next = button("Next", "secondary", () => { this.page += 1; this.render(); });
+    next.disabled = this.page >= pages - 1;
+    this.pager.replaceChildren(span);
+    if (pages > 1) { this.pager.append(" ", prev, " ", next); }
+  };
+
+  ResultTable.prototype.sort = function (v) {
+    this.descending = this.sortBy === v ? !this.descending : false;
+    this.sortBy = v;
+    const sign = this.descending ? -1 : 1;
+    this.rows.sort((a, b) => sign * compare(sortKey(a[v]), sortKey(b[v])));
+    this.page = 0;
+    this.render();
+  };
+
+  function cell(term) {
+    if (term.type === "uri") {
+      const a = document.createElement("a");
+      a.title = term.value;
+      a.textContent = short(term.value);
+      if (BASE && term.value.startsWith(BASE) && term.value.length > BASE.length) {
+        a.href = "/id/" + term.value.slice(BASE.length).split("/").map(encodeURIComponent).join("/");
+        a.className = "term entity";
+      } else if (/^https?:\/\//i.test(term.value)) {
+        a.href = term.value;
+        a.rel = "noopener external";
+        a.className = "term external";
+      } else {  // not a web address (urn:, mailto: ...): shown, never a link
+        return [el("span", { className: "term external", title: term.value, textContent: term.value })];
+      }
+      return [a];
+    }
+    if (term.type === "bnode") { return [el("span", { className: "term bnode", textContent: "_:" + term.value })]; }
+    const value = el("span", { className: "literal", textContent: term.value });
+    const tag = term["xml:lang"] ? "@" + term["xml:lang"] : term.datatype ? short(term.datatype) : "";
+    if (!tag) { return [value]; }
+    return [value, " ", el("span", { className: "dtype", title: term.datatype || "language tag", textContent: tag })];
+  }
+
+  // --- history (this browser's localStorage) ------------------------------------------------------------------
+  const tools = document.getElementById("console-tools");
+  const historyList = tools.querySelector(".history-list");
+  const historyBox = document.getElementById("history");
+
+  function loadHistory() {
+    try {
+      const kept = JSON.parse(localStorage.getItem(HISTORY_KEY) || "[]");
+      return Array.isArray(kept) ? kept.filter((h) => h && typeof h.query === "string") : [];
+    } catch (e) {
+      return [];
+    }
+  }
+
+  function remember(query, outcome) {
+    const kept = loadHistory().filter((h) => h.query !== query);
+    kept.unshift({ query, outcome, at: new Date().toISOString() });
+    try { localStorage.setItem(HISTORY_KEY, JSON.stringify(kept.slice(0, HISTORY_SIZE))); } catch (e) { /* full */ }
+    renderHistory();
+  }
+
+  function renderHistory() {
+    const kept = loadHistory();
+    historyBox.querySelector("summary").textContent = "History (" + kept.length + ")";
+    historyList.replaceChildren(...kept.map((h, i) => {
+      const li = document.createElement("li");
+      const open = button("Open", "secondary", () => { editor.value = h.query; editor.focus(); window.scrollTo(0, form.offsetTop); });
+      open.setAttribute("aria-label", "Open query " + (i + 1));
+      const code = document.createElement("code");
+      code.textContent = h.query.replace(/^(PREFIX[^\n]*\n|#[^\n]*\n|\s*\n)*/i, "").replace(/\s+/g, " ").slice(0, 110);
+      const when = document.createElement("span");
+      when.className = "note";
+      when.textContent = " " + new Date(h.at).toLocaleString() + " · " + h.outcome;
+      li.append(open, " ", code, when);
+      return li;
+    }));
+    if (!kept.length) { historyList.replaceChildren(note("No query run yet.")); }
+  }
+
+  document.getElementById("history-clear").addEventListener("click", () => {
+    try { localStorage.removeItem(HISTORY_KEY); } catch (e) { /* nothing kept */ }
+    renderHistory();
+  });
+
+  // --- code snippets for the current query --------------------------------------------------------------------
+  const shell = (s) => "'" + s.replace(/'/g, "'\\''") + "'";
+  const pyString = (s) => (!s.includes('"""') && !s.includes("\\") && !s.endsWith('"') ? '"""' + s + '"""' : JSON.stringify(s));
+  let snippetTimer = 0;
+
+  function scheduleSnippets() {
+    clearTimeout(snippetTimer);
+    snippetTimer = setTimeout(renderSnippets, 250);
+  }
+
+  function renderSnippets() {
+    const q = editor.value.trim() + "\n";
+    document.getElementById("snippet-curl").textContent =
+      "curl -s " + ENDPOINT + " \\\n  -H 'Accept: application/sparql-results+json' \\\n  --data-urlencode " + shell("query=" + q);
+    document.getElementById("snippet-python").textContent =
+      "from SPARQLWrapper import SPARQLWrapper, JSON  # pip install SPARQLWrapper\n\n" +
+      "sparql = SPARQLWrapper(" + JSON.stringify(ENDPOINT) + ")\nsparql.setQuery(" + pyString(q) + ")\n" +
+      "sparql.setReturnFormat(JSON)\nfor row in sparql.queryAndConvert()[\"results\"][\"bindings\"]:\n" +
+      "    print({name: term[\"value\"] for name, term in row.items()})\n";
+    document.getElementById("snippet-rdflib").textContent =
+      "from rdflib.plugins.stores.sparqlstore import SPARQLStore  # pip install rdflib\n\n" +
+      "store = SPARQLStore(" + JSON.stringify(ENDPOINT) + ", returnFormat=\"json\")\n" +
+      "for row in store.query(" + pyString(q) + "):\n    print(row)\n";
+    document.getElementById("snippet-js").textContent =
+      "const response = await fetch(" + JSON.stringify(ENDPOINT) + ", {\n  method: \"POST\",\n" +
+      "  headers: { \"Content-Type\": \"application/sparql-query\", Accept: \"application/sparql-results+json\" },\n" +
+      "  body: " + JSON.stringify(q) + ",\n});\nconst { results } = await response.json();\n" +
+      "console.table(results.bindings.map((row) => Object.fromEntries(Object.entries(row).map(([k, t]) => [k, t.value]))));\n";
+  }
+
+  // --- the page as the server rendered it -----------------------------------------------------------------------
+  tools.hidden = false;
+  renderHistory();
+  renderSnippets();
+  const served = document.getElementById("console-error");
+  if (served && served.dataset.line) {
+    editor.markError(Number(served.dataset.line), Number(served.dataset.column) || 1, served.textContent.replace(/^\s*Error[^:]*:\s*/, "").trim());
+  }
+  const servedResult = document.getElementById("served-result");
+  if (servedResult) {  // the rows the server sent with the page, sortable and paged like any other
+    showResult(editor.value, JSON.parse(servedResult.textContent), Number(servedResult.dataset.ms),
+               servedResult.dataset.truncated ? "at " + JSON.parse(servedResult.textContent).results.bindings.length + " rows" : "");
+  }
+  window.folioConsole = { editor, run };  // for the browser tests and the curious
 })();
