@@ -178,6 +178,7 @@ def _next_to(st: State, run: QueryRun, named: list[dict[str, Any]], *, before: b
     held = role_text(pick, st.today)
     st.say(f"{side} {anchor['roleLabel'].value}: {held}.", st.read_query(run, held))
     _finish(st, run, [pick])
+    st.subject = pick["role"].value  # a follow-up ("when was that?") is about the role found
     return True
 
 

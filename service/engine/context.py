@@ -47,13 +47,15 @@ def resolve(engine: Engine, question: str, previous: Plan) -> str:
     m = _phrase_pattern(list(ordinals))
     if m is not None and previous.results and not linked.entities:
         found = m.search(question)
+        rest = [t.word for t in tokenize(question.replace(found.group(), " "))] if found else []
+        if found and len(found.group().split()) == 1 and not all(w in _ONLY_POINTING for w in rest):
+            found = None  # "how long did that last?": an ordinal alone points back only in a question of nothing else
         if found:
             word = next(w for w in found.group().lower().split() if w in ordinals)
             n = ordinals[word]
             index = n - 1 if n > 0 else len(previous.results) + n
             if 0 <= index < len(previous.results):
                 label = previous.results[index].label
-                rest = [t.word for t in tokenize(question.replace(found.group(), " "))]
                 if all(w in _ONLY_POINTING for w in rest):
                     return f"tell me about {label}"
                 return question.replace(found.group(), label)

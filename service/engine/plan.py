@@ -316,7 +316,8 @@ class Planner:
     def _finish(self, st: State) -> None:
         engine, plan = self.engine, st.plan
         ents = st.entities
-        main = next((e for e in ents if e.iri in st.listed), ents[0] if ents else None)
+        main = engine.entities.get(st.subject or "") or next((e for e in ents if e.iri in st.listed),
+                                                             ents[0] if ents else None)  # fmt: skip
         if main is None and st.listed and plan.route in ("passage", "explain", "entity", "definition"):
             main = engine.entities.get(st.listed[0])
         plan.entity = main.iri if main else None

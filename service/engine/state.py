@@ -59,6 +59,7 @@ class State:
     draft: Draft = field(default_factory=Draft)
     exact: bool = False  # an authored or graph answer
     listed: list[str] = field(default_factory=list)  # IRIs a route listed, in its order
+    subject: str | None = None  # what the answer is about when it is not a name of the question ("the role before X")
     support: float = 0.0
     _ask: list[str] | None = None
     trace: Trace | None = None  # the steps taken, when asked for (service/engine/trace.py)
@@ -168,6 +169,7 @@ class State:
         self.draft.sentences = list(cp.sentences)
         self.listed, self.exact, self.support = list(cp.listed), cp.exact, cp.support
         self.plan.route = "empty"
+        self.subject = None
 
     def about_her(self) -> bool:
         """Something in the question ties it to the portfolio: a name it links, or a topic word."""
