@@ -94,7 +94,13 @@ class State:
 
     @property
     def entities(self) -> list[Entity]:
-        return [self.engine.entities[i] for i in self.linked.entities if i in self.engine.entities]
+        """The linked entities; the owner's own name only when nothing else is named: "what did Ines do with
+        SPARQL" asks about SPARQL in her work, as "what did she do with SPARQL" does."""
+        found = [self.engine.entities[i] for i in self.linked.entities if i in self.engine.entities]
+        owner = self.engine.by_name.get(self.engine.kb.site.person)
+        if owner is not None and len(found) > 1 and owner in found:
+            return [e for e in found if e is not owner]
+        return found
 
     def linked_kinds(self) -> list[str]:
         return [e.kind for e in self.entities]

@@ -168,7 +168,8 @@ def lexicon_definition(st: State) -> bool:
     for key, d in sorted(st.engine.definitions.items(), key=lambda kv: -len(kv[0])):
         if set(key) <= st.engine.stopwords or not contains(words, key):
             continue
-        if st.engine.intents.has("define", words) or set(content) <= set(key):
+        about_them = any(w in st.engine.person_words for w in words)  # "what did he do with dsp": not what it is
+        if st.engine.intents.has("define", words) or (set(content) <= set(key) and not about_them):
             st.plan.route = "lexicon_definition"
             st.exact = True
             st.say(d.text, st.read_definition(d.term, d.text, d.url))
