@@ -73,6 +73,7 @@ SETTINGS: dict[str, Setting] = {
         Setting("BODY_TIMEOUT", "30", "Seconds a client may take to send a request's body before it is closed."),
         Setting("MAX_CONNECTIONS", "1000", "Open connections and requests a web worker takes; more get 503."),
         Setting("RELOAD_INTERVAL", "2", "Seconds between looks for a newer build, served without a restart."),
+        Setting("CACHE_MAX_AGE", "300", "Seconds a read-only response (page, entity, dump) may be cached."),
         Setting("QUESTION_LOG", "on", "Log each answered question (no address, no identifier); off writes nothing."),
         Setting(
             "LOG_DATABASE_URL",

@@ -23,6 +23,7 @@ from service.config import path_setting, setting
 from service.errors import BuildFailed, ProblemsFound
 from service.kb import publish
 from service.kb.check import Checked, check_inputs
+from service.kb.dump import DUMP_DIR, write_dumps
 from service.kb.holds import Hold, try_exclusive
 from service.kb.index import write_index
 from service.kb.manifest import FORMAT, changes, read_manifest, write_manifest
@@ -130,6 +131,10 @@ def _write(checked: Checked, stage: Path, cache: Path, steps: _Steps, target: pu
             staged = publish.stage(target, stamp.replace(".", "-"), sources.ontology_files(), sources.data_files(),
                                    graph_to_ntriples(inferred), digest)  # fmt: skip
             total = staged.triples
+    with steps.step("write the dump"):
+        graphs = {"ontology": checked.ontology.graph, "stated": checked.data.graph, "inferred": inferred}
+        assert checked.site is not None
+        dumps = write_dumps(stage / DUMP_DIR, graphs, checked.site.entity_base)
     with steps.step("index passages"):
         passages = write_index(checked.articles, stage / INDEX_DIR)
     if setting("EMBEDDINGS_ENABLED").strip().lower() in ("1", "true", "on", "yes"):  # meaning search, off by default
@@ -155,6 +160,7 @@ def _write(checked: Checked, stage: Path, cache: Path, steps: _Steps, target: pu
         "sources": {k: str(v) for k, v in vars(sources).items()},
         "inputs": digests,
         "counts": _counts(checked, inferred, total, passages),
+        "dumps": dumps,
     }, staged
 
 

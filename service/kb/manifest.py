@@ -9,7 +9,7 @@ from typing import Any
 from service.kb.sources import Sources
 
 MANIFEST = "manifest.json"
-FORMAT = 1  # bump when the layout of a built KB changes, so `build --if-stale` rebuilds
+FORMAT = 2  # bump when the layout of a built KB changes, so `build --if-stale` rebuilds (2: the dump, dump/*.gz)
 
 
 def write_manifest(directory: Path, manifest: dict[str, Any]) -> None:

@@ -19,7 +19,7 @@ _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]+$")
 
 
 REQUIRED = ("name", "person", "entity_base", "contact_email")
-OPTIONAL = ("person_name", "short_name", "pronoun")
+OPTIONAL = ("person_name", "short_name", "pronoun", "base_url")
 _PRONOUN_FORMS = ("subject", "object", "possessive", "possessive_pronoun", "reflexive")
 
 
@@ -32,6 +32,17 @@ class Site:
     person_name: str | None = None  # default: the person's rdfs:label
     short_name: str | None = None  # default: the person's pf:shortLabel, else the first word of the name
     pronoun: str | dict[str, Any] | None = None  # she, he, they (the default), or a mapping of the five forms
+    base_url: str | None = None  # where the site is served; default: entity_base without its last `id/`
+
+    @property
+    def public_base(self) -> str:
+        """The site's own address, ending in /: the sitemap, canonical links and VoID name pages under it."""
+        if self.base_url:
+            return self.base_url
+        if self.entity_base.endswith("/id/"):
+            return self.entity_base.removesuffix("id/")
+        scheme, _, rest = self.entity_base.partition("://")
+        return f"{scheme}://{rest.split('/', 1)[0]}/"
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -71,6 +82,8 @@ def load_site(data_dir: Path) -> tuple[Site | None, list[Problem]]:
     for key in ("person_name", "short_name"):
         if key in doc and (not isinstance(doc[key], str) or not doc[key].strip()):
             problems.append(bad(key, f"`{key}:` is a name, written as visitors should read it"))
+    if "base_url" in doc and not (isinstance(doc["base_url"], str) and re.match(r"^https?://\S+/$", doc["base_url"])):
+        problems.append(bad("base_url", "base_url is the site's http(s) address, ending in /"))
     pronoun = doc.get("pronoun")
     if pronoun is not None:
         if isinstance(pronoun, dict):
@@ -91,5 +104,6 @@ def load_site(data_dir: Path) -> tuple[Site | None, list[Problem]]:
         person_name=doc["person_name"].strip() if doc.get("person_name") else None,
         short_name=doc["short_name"].strip() if doc.get("short_name") else None,
         pronoun=pronoun if isinstance(pronoun, dict) else (str(pronoun).strip().lower() if pronoun else None),
+        base_url=doc["base_url"].strip() if doc.get("base_url") else None,
     )
     return site, problems

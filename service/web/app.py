@@ -23,13 +23,16 @@ from service.config import setting
 from service.errors import FolioError
 from service.kb import KB, default_kb_path
 from service.questionlog import open_log
-from service.web import api, console, lab, linkeddata, owner, pages, sparql
+from service.web import api, console, lab, linkeddata, owner, pages, sparql, wellknown
+from service.web.caching import PublicHeaders
 from service.web.errors import http_error, server_error
+from service.web.headmeta import article_head, entity_head
 from service.web.limits import ClientSlots
 from service.web.memory import FreezeLongLived
 from service.web.plans import new_cache
 from service.web.server import AccessLog
 from service.web.sparql import new_pool, open_endpoint, pool_source
+from service.web.templating import TEMPLATES
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("service.web")
@@ -122,6 +125,7 @@ async def _reload_when_built(app: Starlette, path: Path) -> None:
 
 def create_app(kb_path: Path | None = None) -> Starlette:
     path = kb_path or default_kb_path()
+    TEMPLATES.env.globals.update(entity_head=entity_head, article_head=article_head)  # the pages' <head> metadata
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -150,7 +154,12 @@ def create_app(kb_path: Path | None = None) -> Starlette:
         Route("/wiki/{name}", pages.wiki),
         Route("/api/article", pages.article_endpoint),
         Route("/lab", lab.lab),
-        Route("/id/{name}", linkeddata.entity),
+        Route("/id/{name}", linkeddata.entity, methods=["GET", "HEAD", "OPTIONS"]),
+        Route("/.well-known/void", wellknown.void),
+        Route("/dump/", wellknown.dump_listing),
+        Route("/dump/{name}", wellknown.dump_file),
+        Route("/sitemap.xml", wellknown.sitemap),
+        Route("/robots.txt", wellknown.robots),
         Route("/healthz", pages.healthz),
         Route("/readyz", pages.readyz),
         Route("/sparql", sparql.endpoint, methods=["GET", "POST", "OPTIONS"]),
@@ -170,6 +179,7 @@ def create_app(kb_path: Path | None = None) -> Starlette:
             *logged,
             Middleware(FreezeLongLived),
             Middleware(SecurityHeaders),
+            Middleware(PublicHeaders),
             Middleware(GZipMiddleware, minimum_size=2048),
         ],
         exception_handlers={HTTPException: http_error, Exception: server_error},
@@ -196,5 +206,6 @@ def sparql_app_factory() -> Starlette:
         routes=[Route("/sparql", sparql.endpoint, methods=["GET", "POST", "OPTIONS"]),
                 Route("/sparql/", sparql.endpoint, methods=["GET", "POST", "OPTIONS"])],
         lifespan=lifespan,
+        middleware=[Middleware(PublicHeaders)],
         exception_handlers={HTTPException: http_error, Exception: server_error},
     )  # fmt: skip

@@ -49,14 +49,8 @@ def _wants_json(request: Request) -> bool:
     return api or "text/html" not in accept
 
 
-CORS_PATHS = ("/sparql",)  # errors of a CORS endpoint carry its CORS headers too
-
-
 def render(request: Request, status: int, message: str, headers: dict[str, str] | None = None) -> Response:
-    extra = dict(headers or {})
-    if request.url.path.startswith(CORS_PATHS):
-        extra |= {"Access-Control-Allow-Origin": "*",
-                  "Access-Control-Expose-Headers": "X-SPARQL-Truncated, X-SPARQL-Rows"}  # fmt: skip
+    extra = dict(headers or {})  # CORS comes from service/web/caching.py, on errors too
     if _wants_json(request):
         return JSONResponse(error_body(status, message), status_code=status, headers=extra)
     return page(request, "error.html", {"status": status, "message": message}, status=status, headers=extra)

@@ -1,5 +1,7 @@
-"""Entity IRIs as Linked Data: /id/NAME answers HTML to browsers and Turtle, N-Triples or JSON-LD to clients
-that ask for them (Accept header, or ?format=ttl|nt|jsonld for a download link)."""
+"""Entity IRIs as Linked Data: /id/NAME answers HTML to browsers and Turtle, N-Triples, JSON-LD or RDF/XML to
+clients that ask for them (Accept header, or ?format=ttl|nt|jsonld|rdf for a download link; `application/json`
+gets JSON-LD). Every answer says where the other representations are (`Link: rel=alternate`), and OPTIONS
+says what the resource allows."""
 
 from __future__ import annotations
 
@@ -10,7 +12,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from service.accept import choose
-from service.vocab import GRAPH_DATA, PF
+from service.kb.store import AnyStore
+from service.vocab import GRAPH_DATA, PREFIXES
 from service.web.asked import opened
 from service.web.errors import ApiError
 from service.web.templating import page
@@ -19,17 +22,11 @@ FORMATS = {
     "text/turtle": (ox.RdfFormat.TURTLE, "ttl"),
     "application/n-triples": (ox.RdfFormat.N_TRIPLES, "nt"),
     "application/ld+json": (ox.RdfFormat.JSON_LD, "jsonld"),
+    "application/rdf+xml": (ox.RdfFormat.RDF_XML, "rdf"),
 }
 BY_EXTENSION = {ext: media for media, (_, ext) in FORMATS.items()}
-PREFIXES = {
-    "pf": PF,
-    "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
-    "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
-    "xsd": "http://www.w3.org/2001/XMLSchema#",
-    "skos": "http://www.w3.org/2004/02/skos/core#",
-    "schema": "https://schema.org/",
-    "dcterms": "http://purl.org/dc/terms/",
-}
+PLAIN_JSON = "application/json"  # JSON-LD is JSON: a client that asks for JSON gets it
+ALLOWED = "GET, HEAD, OPTIONS"
 
 
 def negotiate(request: Request) -> str:
@@ -39,14 +36,27 @@ def negotiate(request: Request) -> str:
         if fmt not in BY_EXTENSION:
             raise ApiError(406, f"format={fmt!r} is not offered: use one of {', '.join(BY_EXTENSION)}.")
         return BY_EXTENSION[fmt]
-    offers = {"text/html": None, "application/xhtml+xml": None, **FORMATS}
+    offers = {"text/html": None, "application/xhtml+xml": None, **FORMATS, PLAIN_JSON: None}
     media = choose(request.headers.get("accept", ""), offers, "text/html")
     if media is None:
-        raise ApiError(406, "This entity is offered as text/html, " + ", ".join(FORMATS) + ".")
+        raise ApiError(406, "This entity is offered as text/html, " + ", ".join([*FORMATS, PLAIN_JSON]) + ".")
     return "text/html" if media == "application/xhtml+xml" else media
 
 
-def triples(store: ox.Store, iri: str) -> list[ox.Triple]:
+def alternates(name: str) -> str:
+    """The Link header of /id/NAME: the page and every RDF representation, by their download links."""
+    links = [f'</id/{name}>; rel="alternate"; type="text/html"']
+    links += [f'</id/{name}?format={ext}>; rel="alternate"; type="{media}"' for media, (_, ext) in FORMATS.items()]
+    return ", ".join(links)
+
+
+async def options(request: Request) -> Response:
+    """What /id/NAME allows (and a CORS preflight's answer)."""
+    return Response(status_code=204, headers={"Allow": ALLOWED, "Access-Control-Allow-Methods": ALLOWED,
+                                              "Access-Control-Allow-Headers": "Accept"})  # fmt: skip
+
+
+def triples(store: AnyStore, iri: str) -> list[ox.Triple]:
     node = ox.NamedNode(iri)
     seen: dict[tuple[str, str, str], ox.Triple] = {}
     for q in store.quads_for_pattern(node, None, None):
@@ -54,7 +64,7 @@ def triples(store: ox.Store, iri: str) -> list[ox.Triple]:
     return list(seen.values())
 
 
-def stated(store: ox.Store, iri: str) -> set[tuple[str, str, str]]:
+def stated(store: AnyStore, iri: str) -> set[tuple[str, str, str]]:
     node = ox.NamedNode(iri)
     return {
         (str(q.subject), str(q.predicate), str(q.object))
@@ -63,6 +73,8 @@ def stated(store: ox.Store, iri: str) -> set[tuple[str, str, str]]:
 
 
 async def entity(request: Request) -> Response:
+    if request.method == "OPTIONS":
+        return await options(request)
     kb = request.app.state.kb
     planner = request.app.state.planner
     name = request.path_params["name"]
@@ -74,9 +86,9 @@ async def entity(request: Request) -> Response:
     media = negotiate(request)
     prefixes = PREFIXES | {"id": kb.site.entity_base}
     if media != "text/html":
-        fmt, ext = FORMATS[media]
+        fmt, ext = FORMATS["application/ld+json" if media == PLAIN_JSON else media]
         body = ox.serialize(facts, format=fmt, prefixes=prefixes if fmt == ox.RdfFormat.TURTLE else None)
-        headers = {"Vary": "Accept", "Access-Control-Allow-Origin": "*"}
+        headers = {"Vary": "Accept", "Link": alternates(name)}
         if request.query_params.get("format"):
             headers["Content-Disposition"] = f'attachment; filename="{name}.{ext}"'
         return Response(body, media_type=media, headers=headers)
@@ -98,4 +110,5 @@ async def entity(request: Request) -> Response:
     }  # fmt: skip
     response = page(request, "entity.html", context)
     response.headers["Vary"] = "Accept"
+    response.headers["Link"] = alternates(name)
     return response

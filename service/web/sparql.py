@@ -21,36 +21,43 @@ from service.kb.store import STORE_DIR
 from service.sparql import pool as workers
 from service.sparql.results import GRAPH_TYPES
 from service.sparql.safety import Refused, check
-from service.vocab import PF
+from service.vocab import GRAPH_DATA, GRAPH_INFERRED, GRAPH_ONTOLOGY, PREFIXES
 from service.web.errors import ApiError, error_body
 from service.web.inputs import read_body
 from service.web.limits import ClientSlots
+from service.web.wellknown import RDF_TYPE, VOID, VOID_PATH, VOID_PREFIXES, XSD, dataset_iri, dataset_triples
 
-FORMAT_PARAM = {  # ?format= for download links, which cannot set an Accept header
-    "json": "application/sparql-results+json, text/turtle;q=0.9",
-    "xml": "application/sparql-results+xml, application/rdf+xml;q=0.9",
-    "csv": "text/csv",
-    "tsv": "text/tab-separated-values",
-    "ttl": "text/turtle",
-    "nt": "application/n-triples",
-    "jsonld": "application/ld+json",
+# ?format= (download links, which cannot set an Accept header) and ?output=, and the names SPARQLWrapper and
+# other clients send there (it sends both, sometimes twice: `format=tsv&format=text/tab-separated-values`):
+# every alias of one format names it; aliases of two formats in one request disagree (400).
+FORMATS = {  # name: (Accept it stands for, file extension of a download)
+    "json": ("application/sparql-results+json, text/turtle;q=0.9", "json"),
+    "xml": ("application/sparql-results+xml, application/rdf+xml;q=0.9", "xml"),
+    "csv": ("text/csv", "csv"),
+    "tsv": ("text/tab-separated-values", "tsv"),
+    "ttl": ("text/turtle", "ttl"),
+    "n3": ("text/turtle, application/n-triples;q=0.9", "ttl"),  # Turtle is N3 without its extensions
+    "nt": ("application/n-triples", "nt"),
+    "jsonld": ("application/ld+json", "jsonld"),
+    "rdfxml": ("application/rdf+xml", "rdf"),
 }
+ALIASES = {
+    "application/sparql-results+json": "json", "application/json": "json",
+    "application/sparql-results+xml": "xml", "application/xml": "xml",
+    "text/csv": "csv", "text/tab-separated-values": "tsv",
+    "turtle": "ttl", "text/turtle": "ttl", "application/turtle": "ttl", "text/n3": "n3", "text/rdf+n3": "n3",
+    "ntriples": "nt", "n-triples": "nt", "application/n-triples": "nt",
+    "json-ld": "jsonld", "application/ld+json": "jsonld",
+    "rdf": "rdfxml", "rdf+xml": "rdfxml", "application/rdf+xml": "rdfxml",
+}  # fmt: skip
+FORMAT_PARAMS = ("format", "output")
 CORS = {"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "X-SPARQL-Truncated, X-SPARQL-Rows"}
 SD = "http://www.w3.org/ns/sparql-service-description#"
+RDFS = "http://www.w3.org/2000/01/rdf-schema#"
 
 
 def prefixes(entity_base: str) -> dict[str, str]:
-    return {
-        "pf": PF,
-        "id": entity_base,
-        "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
-        "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
-        "owl": "http://www.w3.org/2002/07/owl#",
-        "xsd": "http://www.w3.org/2001/XMLSchema#",
-        "skos": "http://www.w3.org/2004/02/skos/core#",
-        "schema": "https://schema.org/",
-        "dcterms": "http://purl.org/dc/terms/",
-    }
+    return PREFIXES | {"id": entity_base}
 
 
 def _decode(raw: bytes, charset: str | None) -> str:
@@ -67,6 +74,33 @@ def _one(params: dict[str, list[str]], name: str) -> str | None:
     if len(values) > 1:
         raise ApiError(400, f"Send exactly one `{name}` parameter (got {len(values)}).")
     return values[0] if values else None
+
+
+def _format_name(value: str) -> str:
+    """The format a `format`/`output` value names: a name, an alias, or media types as in an Accept header
+    (SPARQLWrapper sends `application/ld+json,application/x-json+ld`); the first one offered counts."""
+    for part in value.lower().split(","):
+        name = part.split(";")[0].strip()
+        if name in FORMATS or name in ALIASES:
+            return ALIASES.get(name, name)
+    return ""
+
+
+def requested_format(params: dict[str, list[str]]) -> str | None:
+    """The one format the `format` and `output` parameters name (None: by the Accept header)."""
+    named: dict[str, str] = {}
+    for key in FORMAT_PARAMS:
+        for value in params.get(key, []):
+            if not value.strip():
+                continue  # SPARQLWrapper sends an empty second value when it would have sent */*
+            name = _format_name(value)
+            if not name:
+                offered = ", ".join(FORMATS)
+                raise ApiError(406, f"{key}={value!r} is not offered: use one of {offered} (or a media type).")
+            named.setdefault(name, f"{key}={value}")
+    if len(named) > 1:
+        raise ApiError(400, "The format parameters disagree: " + " and ".join(named.values()) + ".")
+    return next(iter(named), None)
 
 
 async def _request_params(request: Request) -> dict[str, list[str]]:
@@ -151,10 +185,8 @@ async def endpoint(request: Request) -> Response:
         return description(request)
     if not query.strip():
         raise ApiError(400, "The `query` parameter is empty.")
-    fmt = _one(params, "format")
-    if fmt and fmt not in FORMAT_PARAM:
-        raise ApiError(406, f"format={fmt!r} is not offered: use one of {', '.join(FORMAT_PARAM)}.")
-    accept = FORMAT_PARAM.get(fmt or "", request.headers.get("accept", ""))
+    fmt = requested_format(params)
+    accept = FORMATS[fmt][0] if fmt else request.headers.get("accept", "")
     outcome = await run_query(request, query, accept, default_graphs=tuple(params.get("default-graph-uri", [])),
                               named_graphs=tuple(params.get("named-graph-uri", [])))  # fmt: skip
     if outcome.status != 200:
@@ -163,31 +195,80 @@ async def endpoint(request: Request) -> Response:
         body["error"] |= {"line": outcome.line, "column": outcome.column}
         return JSONResponse(body, status_code=outcome.status, headers=CORS)
     headers = CORS | {"X-SPARQL-Rows": str(outcome.rows), "Vary": "Accept"}
-    if fmt:
-        headers["Content-Disposition"] = f'attachment; filename="results.{fmt}"'
+    if fmt and params.get("format"):
+        headers["Content-Disposition"] = f'attachment; filename="results.{FORMATS[fmt][1]}"'
     if outcome.truncated:
         why = "SPARQL_MAX_RESPONSE bytes" if outcome.cut_by == "bytes" else "SPARQL_ROW_CAP"
         headers["X-SPARQL-Truncated"] = f"true; cut at {outcome.rows} rows ({why})"
     return Response(outcome.body, media_type=outcome.media_type, headers=headers)
 
 
+RESULT_FORMATS = ("SPARQL_Results_JSON", "SPARQL_Results_XML", "SPARQL_Results_CSV", "SPARQL_Results_TSV", "Turtle",
+                  "N-Triples", "JSON-LD", "RDF_XML")  # fmt: skip
+ENTAILMENT = "http://www.w3.org/ns/entailment/"
+OWL_RL = "http://www.w3.org/ns/owl-profile/RL"
+GRAPH_REGIMES = {GRAPH_ONTOLOGY: "Simple", GRAPH_DATA: "Simple", GRAPH_INFERRED: "OWL-RDF-Based"}
+
+
 def description(request: Request) -> Response:
-    """The service description (SPARQL 1.1 Service Description), for GET without a query."""
-    here = ox.NamedNode(str(request.url.replace(query="")))
+    """The service description (SPARQL 1.1 Service Description), for GET without a query: the endpoint, its
+    language, features and result formats; and, over a KB, the default dataset (the union of the named graphs,
+    materialised under OWL 2 RL), each named graph with its size and regime, and the VoID description."""
+    here = str(request.url.replace(query=""))
     sd = ox.BlankNode()
+    n = ox.NamedNode
     triples = [
-        ox.Triple(sd, ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type"), ox.NamedNode(SD + "Service")),
-        ox.Triple(sd, ox.NamedNode(SD + "endpoint"), here),
-        ox.Triple(sd, ox.NamedNode(SD + "supportedLanguage"), ox.NamedNode(SD + "SPARQL11Query")),
-        ox.Triple(sd, ox.NamedNode(SD + "feature"), ox.NamedNode(SD + "UnionDefaultGraph")),
+        ox.Triple(sd, n(RDF_TYPE), n(SD + "Service")),
+        ox.Triple(sd, n(SD + "endpoint"), n(here)),
+        ox.Triple(sd, n(SD + "supportedLanguage"), n(SD + "SPARQL11Query")),
+        ox.Triple(sd, n(SD + "feature"), n(SD + "UnionDefaultGraph")),
+        ox.Triple(sd, n(SD + "feature"), n(SD + "EmptyGraphs")),
     ]
-    for fmt in ("SPARQL_Results_JSON", "SPARQL_Results_XML", "SPARQL_Results_CSV", "SPARQL_Results_TSV", "Turtle",
-                "N-Triples", "JSON-LD", "RDF_XML"):  # fmt: skip
-        formats = ox.NamedNode("http://www.w3.org/ns/formats/" + fmt)
-        triples.append(ox.Triple(sd, ox.NamedNode(SD + "resultFormat"), formats))
+    triples += [ox.Triple(sd, n(SD + "resultFormat"), n("http://www.w3.org/ns/formats/" + f)) for f in RESULT_FORMATS]
+    kb: KB | None = getattr(request.app.state, "kb", None)
+    if kb is not None:
+        triples += _dataset(sd, kb, here)
     chosen = choose(request.headers.get("accept", ""), GRAPH_TYPES, "text/turtle") or "text/turtle"
-    body = ox.serialize(triples, format=GRAPH_TYPES[chosen], prefixes={"sd": SD} if chosen == "text/turtle" else None)
-    return Response(body or b"", media_type=chosen, headers=CORS)
+    fmt = GRAPH_TYPES[chosen]
+    body = ox.serialize(triples, format=fmt, prefixes=VOID_PREFIXES if fmt == ox.RdfFormat.TURTLE else None)
+    return Response(body or b"", media_type=chosen, headers=CORS | {"Vary": "Accept"})
+
+
+def _dataset(sd: ox.BlankNode, kb: KB, here: str) -> list[ox.Triple]:
+    n = ox.NamedNode
+    ds = n(dataset_iri(kb))
+    default = ox.BlankNode()
+    sizes = kb.manifest.get("counts", {}).get("triples", {})
+    out = [
+        ox.Triple(sd, n(SD + "defaultEntailmentRegime"), n(ENTAILMENT + "OWL-RDF-Based")),
+        ox.Triple(sd, n(SD + "defaultSupportedEntailmentProfile"), n(OWL_RL)),
+        ox.Triple(sd, n(SD + "defaultDataset"), ds),
+        ox.Triple(sd, n(RDFS + "seeAlso"), n(kb.site.public_base + VOID_PATH)),
+        ox.Triple(ds, n(RDF_TYPE), n(SD + "Dataset")),
+        ox.Triple(ds, n(SD + "defaultGraph"), default),
+        ox.Triple(default, n(RDF_TYPE), n(SD + "Graph")),
+        ox.Triple(default, n(VOID + "triples"), ox.Literal(str(sizes.get("store", 0)), datatype=n(XSD + "integer"))),
+        ox.Triple(default, n(RDFS + "comment"), ox.Literal(
+            "The union of the named graphs: the ontology, the stated data and what OWL 2 RL entails from them, "
+            "materialised at build time, so a query needs no GRAPH clause and sees every entailment.")),
+    ]  # fmt: skip
+    roles = {GRAPH_ONTOLOGY: "ontology", GRAPH_DATA: "stated", GRAPH_INFERRED: "inferred"}
+    for graph, regime in GRAPH_REGIMES.items():
+        named, described = ox.BlankNode(), ox.BlankNode()
+        count = sizes.get(roles[graph])
+        out += [
+            ox.Triple(ds, n(SD + "namedGraph"), named),
+            ox.Triple(named, n(RDF_TYPE), n(SD + "NamedGraph")),
+            ox.Triple(named, n(SD + "name"), n(graph)),
+            ox.Triple(named, n(SD + "entailmentRegime"), n(ENTAILMENT + regime)),
+            ox.Triple(named, n(SD + "graph"), described),
+            ox.Triple(described, n(RDF_TYPE), n(SD + "Graph")),
+        ]
+        if count is not None:
+            out.append(ox.Triple(described, n(VOID + "triples"), ox.Literal(str(count), datatype=n(XSD + "integer"))))
+        if regime != "Simple":
+            out.append(ox.Triple(named, n(SD + "supportedEntailmentProfile"), n(OWL_RL)))
+    return out + dataset_triples(kb, here)
 
 
 def pool_limits() -> workers.Limits:
