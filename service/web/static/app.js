@@ -1,25 +1,59 @@
-// The live preview strip (seed 003): re-scored on every keystroke, no debounce, no spinner.
-// Everything else on the page works without JavaScript.
+// The ask page's preview strip (seed 003) and the wiki page's "ask this article" box.
+// Everything works without JavaScript: the forms are answered on the server; this only saves a reload.
 (function () {
   "use strict";
+  const WAIT = 180;     // ms after the last keystroke before the strip asks
+  const SETTLE = 900;   // ms of quiet after which an unfinished word counts as finished
   const input = document.getElementById("q");
   const strip = document.getElementById("preview");
+
+  function render(p) {
+    const head = document.createElement("span");
+    head.className = "level";
+    const list = document.createElement("ul");
+    list.className = "matches";
+    if (p.matches && p.matches.length) {
+      head.textContent = p.score + " % · " + p.label + " match";
+      for (const m of p.matches) {
+        const item = document.createElement("li");
+        const link = document.createElement("a");
+        link.href = m.url;
+        link.textContent = m.label;
+        item.appendChild(link);
+        list.appendChild(item);
+      }
+    } else {
+      head.textContent = p.text;
+    }
+    strip.replaceChildren(head, list);
+    strip.dataset.level = p.label;
+  }
+
   if (input && strip) {
-    let latest = 0;
-    input.addEventListener("input", async function () {
+    let latest = 0, shown = false, waiting = 0, settling = 0;
+    async function ask(settled) {
       const ticket = ++latest;
       const q = input.value;
-      if (!q.trim()) { strip.textContent = ""; strip.dataset.level = "none"; return; }
+      if (!q.trim()) { strip.replaceChildren(); strip.dataset.level = "none"; shown = false; return; }
       try {
         const response = await fetch("/api/preview?q=" + encodeURIComponent(q), { headers: { Accept: "application/json" } });
         if (!response.ok || ticket !== latest) { return; }
         const p = await response.json();
         if (ticket !== latest) { return; }
-        strip.textContent = p.best ? (p.score + " % · " + p.text) : p.text;
-        strip.dataset.level = p.label;
+        // a word still being typed ("lan" on the way to "lantern") that matches nothing yet keeps what was shown
+        const unfinished = /[\p{L}\p{N}]$/u.test(q) && !settled;
+        if (!(p.matches && p.matches.length) && unfinished && shown) { return; }
+        render(p);
+        shown = Boolean(p.matches && p.matches.length);
       } catch (e) { /* the preview is a hint; a failed one changes nothing */ }
+    }
+    input.addEventListener("input", function () {
+      clearTimeout(waiting); clearTimeout(settling);
+      waiting = setTimeout(function () { ask(false); }, WAIT);
+      settling = setTimeout(function () { ask(true); }, SETTLE);
     });
   }
+
   // A citation chip opens its source under the answer.
   document.addEventListener("click", function (event) {
     const chip = event.target.closest("a.cite");
@@ -27,4 +61,25 @@
     const details = document.getElementById(chip.dataset.source);
     if (details) { event.preventDefault(); details.open = true; details.scrollIntoView({ block: "nearest" }); details.querySelector("summary").focus(); }
   });
+
+  // Ask this article: the server answers the same form; the answer is swapped in without a reload.
+  const articleForm = document.querySelector("form.ask-article");
+  if (articleForm) {
+    articleForm.addEventListener("submit", async function (event) {
+      const box = document.querySelector(".article-answer");
+      const q = articleForm.elements.q.value.trim();
+      if (!box || !q) { return; }
+      event.preventDefault();
+      const url = articleForm.action.split("#")[0] + "?q=" + encodeURIComponent(q);
+      try {
+        const response = await fetch(url, { headers: { Accept: "text/html" } });
+        if (!response.ok) { articleForm.submit(); return; }
+        const page = new DOMParser().parseFromString(await response.text(), "text/html");
+        const answer = page.querySelector(".article-answer");
+        if (!answer) { articleForm.submit(); return; }
+        box.replaceChildren(...answer.childNodes);
+        history.replaceState(null, "", url + "#ask_article");
+      } catch (e) { articleForm.submit(); }
+    });
+  }
 })();
