@@ -11,6 +11,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from service.web.caching import CORS, OWNER_PREFIX
 from service.web.templating import page
 
 log = logging.getLogger("service.web")
@@ -65,5 +66,7 @@ async def http_error(request: Request, exc: Exception) -> Response:
 
 
 async def server_error(request: Request, exc: Exception) -> Response:
+    """A 500 is answered outside every middleware (Starlette's outermost one): it says CORS itself."""
     log.exception("unexpected error on %s", request.url.path, exc_info=exc)
-    return render(request, 500, "Something went wrong on our side; it has been logged.")
+    cors = {} if request.url.path.startswith(OWNER_PREFIX) else CORS
+    return render(request, 500, "Something went wrong on our side; it has been logged.", cors)
