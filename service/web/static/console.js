@@ -226,7 +226,7 @@
       b.type = "button";
       b.className = "sort";
       b.textContent = v + (sorted ? (this.descending ? " ▼" : " ▲") : "");
-      b.title = "Sort by " + v;
+      b.setAttribute("aria-label", "Sort by " + v);
       b.addEventListener("click", () => this.sort(v));
       th.append(b);
       tr.append(th);

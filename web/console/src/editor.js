@@ -47,14 +47,16 @@ export function create(textarea, options) {
         StreamLanguage.define(sparql), syntaxHighlighting(classHighlighter),
         autocompletion({ override: [completions(options.vocabulary)], activateOnTyping: true }),
         lintGutter(),
+        EditorView.lineWrapping,
         filledLines(options.filledLines || []),
+        // an edit clears the marker of the last run's syntax error: it no longer says where the text is wrong
+        EditorState.transactionExtender.of((tr) => (tr.docChanged ? { effects: setDiagnostics(tr.startState, []).effects } : null)),
         keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...searchKeymap, ...historyKeymap,
                    ...completionKeymap, ...lintKeymap, indentWithTab]),
         EditorView.contentAttributes.of({ "aria-label": options.label || "SPARQL query" }),
         EditorView.updateListener.of((u) => {
           if (!u.docChanged) { return; }
           textarea.value = u.state.doc.toString();  // the form still submits what the editor shows
-          u.view.dispatch(setDiagnostics(u.state, []));
           if (options.onChange) { options.onChange(textarea.value); }
         }),
       ],
