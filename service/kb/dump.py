@@ -2,9 +2,9 @@
 what OWL 2 RL inferred from them, kept apart) as gzipped N-Triples and Turtle, with its triple count, size and
 SHA-256 recorded in the manifest, so a crawler can take everything in one request and check what it took.
 
-The files are the same bytes for the same inputs (sorted N-Triples, gzip without a time stamp), so two builds
-of one set of inputs publish one digest. They are written into the build's own folder: a failed build leaves
-the serving KB, and its dump, as they were.
+The files are the same bytes for the same inputs (sorted N-Triples, blank nodes labelled canonically, gzip
+without a time stamp), so two builds of one set of inputs publish one digest. They are written into the build's
+own folder: a failed build leaves the serving KB, and its dump, as they were.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 
 import pyoxigraph as ox
 import rdflib
+from rdflib.compare import to_canonical_graph
 
 from service.kb.rdf import graph_to_ntriples
 from service.vocab import GRAPH_DATA, GRAPH_INFERRED, GRAPH_ONTOLOGY, PREFIXES
@@ -29,6 +30,10 @@ SERIALIZATIONS = {  # extension: (media type, pyoxigraph format)
 
 
 def _sorted_ntriples(graph: rdflib.Graph) -> bytes:
+    """One triple a line, sorted; blank nodes relabelled canonically (by their place in the graph), since the
+    parser draws their labels afresh on each build."""
+    if any(isinstance(term, rdflib.BNode) for triple in graph for term in triple):
+        graph = to_canonical_graph(graph)
     lines = sorted({line for line in graph_to_ntriples(graph).splitlines() if line.strip()})
     return b"\n".join(lines) + (b"\n" if lines else b"")
 

@@ -257,3 +257,13 @@ def test_the_etag_changes_when_a_new_build_lands(tmp_path: Path) -> None:
             time.sleep(0.2)
         assert after != before and KB.open(kb).digest[:20] in after
         assert httpx.get(base + "/robots.txt", headers={"If-None-Match": before}).status_code == 200
+
+
+def test_the_same_inputs_give_the_same_dump(tmp_path: Path) -> None:
+    sources = copy_inputs(tmp_path / "inputs", tiny=True)
+    first, second = tmp_path / "a", tmp_path / "b"
+    build(sources, first, log=quiet)
+    build(sources, second, log=quiet)
+    assert KB.open(first).manifest["dumps"] == KB.open(second).manifest["dumps"]  # sizes and digests alike
+    for name, d in KB.open(first).manifest["dumps"].items():
+        assert hashlib.sha256((first / "dump" / name).read_bytes()).hexdigest() == d["sha256"]
