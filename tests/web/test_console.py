@@ -6,22 +6,13 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 
 from service.kb import KB
-from tests.web.conftest import serving
 
 PORTFOLIOS = ["demo", "mateo"]
-
-
-@pytest.fixture(scope="module")
-def mateo_server(mateo_kb_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with serving(mateo_kb_path, tmp_path_factory.mktemp("mateo-console")) as base:
-        yield base
 
 
 @pytest.fixture(params=PORTFOLIOS)

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from tests.web.conftest import SHOTS
@@ -296,3 +297,28 @@ def test_colours_meet_wcag_aa_and_screenshots(scheme: str, page: Page, dark: Pag
     found = p.evaluate(CONTRAST)
     assert found["checked"] > 50 and found["low"] == [], found["low"]
     p.screenshot(path=str(SHOTS / ("console-editor.png" if scheme == "light" else "console-editor-dark.png")))
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_serious_accessibility_finding_with_results_and_errors(scheme: str, page: Page, dark: Page) -> None:
+    """axe-core on what the script adds: the paged, sortable table, the pager, history, snippets, an error."""
+    p = dark if scheme == "dark" else page
+    _open(p, "/console?example=entity-facts")
+    expect(p.locator("table.results th button.sort").first).to_be_visible()
+    _set(p, ENTITIES)
+    p.get_by_role("button", name="Run").click()
+    expect(p.locator(".page-status")).to_contain_text("Rows 1–50")
+    p.locator("#history summary").click()
+    p.locator("#snippets summary").click()
+
+    def serious() -> list[object]:
+        found = Axe().run(p).response["violations"]
+        return [
+            (v["id"], [n["target"] for n in v["nodes"]][:3]) for v in found if v["impact"] in ("serious", "critical")
+        ]
+
+    assert serious() == []
+    _set(p, "SELECT * WHERE {\n  ?s nope:p ?o\n}")
+    p.get_by_role("button", name="Run").click()
+    expect(p.locator(".cm-lintRange-error")).to_be_visible()
+    assert serious() == []

@@ -164,7 +164,7 @@
   }
 
   function showGraph(query, text, ms, rows, truncated) {
-    const pre = el("pre", { className: "turtle" }, el("code", { textContent: text }));
+    const pre = el("pre", { className: "turtle", tabIndex: 0 }, el("code", { textContent: text }));
     section(heading((rows || "?") + " triples" + (truncated ? " (truncated)" : "") + " · " + ms.toFixed(1) + " ms"),
             downloads(query, ["ttl", "nt", "jsonld"]), pre);
   }
@@ -203,14 +203,10 @@
     this.page = 0;
     this.sortBy = null;
     this.descending = false;
-    this.wrap = document.createElement("div");
-    this.wrap.className = "table-wrap";
-    this.table = document.createElement("table");
-    this.table.className = "results";
-    this.wrap.append(this.table);
-    this.pager = document.createElement("nav");
-    this.pager.className = "pager";
-    this.pager.setAttribute("aria-label", "Result pages");
+    this.table = el("table", { className: "results" });
+    // a region that may scroll sideways: reachable by keyboard, with a name
+    this.wrap = el("div", { className: "table-wrap", tabIndex: 0, role: "region", "aria-label": "Results" }, this.table);
+    this.pager = el("nav", { className: "pager", "aria-label": "Result pages" });
     this.render();
   }
 
