@@ -160,7 +160,7 @@ def search_articles(
     *,
     article: str | None = None,
     limit: int = 30,
-    prefer: frozenset[str] = frozenset(),
+    prefer: Mapping[str, float] | None = None,
 ) -> list[ArticleHit]:
     """Articles ranked for the stemmed query words; `synonyms` maps a word to its stemmed synonyms.
 
@@ -180,12 +180,25 @@ def search_articles(
             if doc in scores and (a, b) in index.bigrams[doc]:
                 scores[doc] += weights["phrase_bonus"]
     if article is not None:  # inside one article, a section whose heading holds a query word is about it
-        for doc in index.article_docs.get(article, ()):
+        best = max(scores.values(), default=0.0)
+        cue_bonus = float(weights.get("section_cue_bonus", weights["heading_bonus"]))
+        cue_share = float(weights.get("section_cue_share", 0.0))
+        docs = index.article_docs.get(article, ())
+        held = {d: sum(1 for t in query if any(d in index.postings.get(w, {}) for w in (t, *synonyms.get(t, ()))))
+                for d in docs} if prefer else {}  # fmt: skip
+        most = max(held.values(), default=0)
+        if any(t in index.section_terms[d] for d in docs for t in query):  # a heading naming what is asked
+            held = {}  # ("Deletions") outranks the kind of question
+        for doc in docs:
             heading = index.heading_terms[doc]
             found = sum(1 for t in query if t in heading or not synonyms.get(t, set()).isdisjoint(heading))
             bonus = weights["heading_bonus"] * found
-            if not prefer.isdisjoint(index.section_terms[doc]):  # "How it works" for a how question
-                bonus += float(weights.get("section_cue_bonus", weights["heading_bonus"]))
+            # "Why it exists" for a why question, "Design decisions" less so: the kind of question against the
+            # heading. Among the sections holding as many of the question's words as any, and when no heading
+            # names a word of the question, in proportion to the best word score, so that it outweighs a word
+            # shared by chance ("build" in "The companion crates")
+            cue = max((prefer.get(t, 0.0) for t in index.section_terms[doc]), default=0.0) if prefer else 0.0
+            bonus += cue * (cue_bonus + (cue_share * best if held.get(doc) == most else 0.0))
             if bonus:
                 scores[doc] = scores.get(doc, 0.0) + bonus
     elif len(query) > 1:  # across articles, a section headed with the question's words ("Why she went independent")
@@ -228,10 +241,10 @@ def best_passage_for(
     query: Sequence[str],
     synonyms: Mapping[str, set[str]],
     weights: Mapping[str, float],
-    prefer: frozenset[str] = frozenset(),
+    prefer: Mapping[str, float] | None = None,
 ) -> PassageHit | None:
     """The passage of one article that best answers the query (its lead when nothing matches); a section whose
-    heading holds a word of `prefer` gains the heading bonus once."""
+    heading holds a word of `prefer` gains a bonus in proportion to the word's weight there."""
     for hit in search_articles(index, query, synonyms, weights, article=article, prefer=prefer):
         return hit.best
     lead = index.leads.get(article)

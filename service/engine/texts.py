@@ -64,7 +64,11 @@ def best_passage(st: State) -> PassageHit | None:
     """The passage answering the question: in the article of what is named, else the best article's."""
     weights = st.engine.weights["article"]
     sections = st.engine.intents.sections
-    prefer = frozenset(stem(w) for word in ("how", "why") if word in st.words for w in sections.get(word, ()))
+    prefer: dict[str, float] = {}  # the question's own word in a heading counts fully, the other cue words half
+    for word in ("how", "why"):
+        if word in st.words:
+            for i, w in enumerate(sections.get(word, ())):
+                prefer[stem(w)] = max(prefer.get(stem(w), 0.0), 1.0 if i == 0 else 0.5)
     for e in st.entities:  # in its own article a name says nothing: the rest of the question picks the section
         if e.has_article:
             own = {t for m in st.linked.mentions if e.iri in m.iris for t in terms(m.text)}

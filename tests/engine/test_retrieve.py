@@ -36,3 +36,21 @@ def test_articles_rank_by_best_passage_title_and_coverage(planner: Planner) -> N
 def test_synonyms_expand_the_search_and_are_shown(planner: Planner) -> None:
     plan = planner.plan("how much did the search cluster cost")
     assert plan.search_terms and plan.expansions  # cost -> price, spend ... (lexicon/synonyms.yaml)
+
+
+@pytest.mark.parametrize(
+    ("portfolio", "question", "heading"),
+    [
+        ("demo", "why did she build Lantern?", "Why it exists"),  # not "The companion crates", which says "build"
+        ("demo", "how does the tessera reasoner handle deletions", "Deletions"),  # a heading naming what is asked
+        ("demo", "how does Tidewise work?", "How it works"),
+        ("mateo", "how does Noctule work", "How it works"),
+        ("mateo", "what went wrong with Noctule", "What went wrong"),
+    ],
+)
+def test_the_section_quoted_suits_the_kind_of_question(planner: Planner, mateo_planner: Planner, portfolio: str,
+                                                       question: str, heading: str) -> None:  # fmt: skip
+    chosen = (planner if portfolio == "demo" else mateo_planner).plan(question)
+    assert chosen.route == "explain" and chosen.answer is not None
+    passage = next(s for s in chosen.answer.sources if s.kind == "passage")
+    assert passage.title.endswith(heading), passage.title
