@@ -180,7 +180,7 @@ def search_articles(
             if doc in scores and (a, b) in index.bigrams[doc]:
                 scores[doc] += weights["phrase_bonus"]
     if article is not None:  # inside one article, a section whose heading holds a query word is about it
-        best = max(scores.values(), default=0.0)
+        top_score = max(scores.values(), default=0.0)
         cue_bonus = float(weights.get("section_cue_bonus", weights["heading_bonus"]))
         cue_share = float(weights.get("section_cue_share", 0.0))
         docs = index.article_docs.get(article, ())
@@ -198,7 +198,7 @@ def search_articles(
             # names a word of the question, in proportion to the best word score, so that it outweighs a word
             # shared by chance ("build" in "The companion crates")
             cue = max((prefer.get(t, 0.0) for t in index.section_terms[doc]), default=0.0) if prefer else 0.0
-            bonus += cue * (cue_bonus + (cue_share * best if held.get(doc) == most else 0.0))
+            bonus += cue * (cue_bonus + (cue_share * top_score if held.get(doc) == most else 0.0))
             if bonus:
                 scores[doc] = scores.get(doc, 0.0) + bonus
     elif len(query) > 1:  # across articles, a section headed with the question's words ("Why she went independent")
