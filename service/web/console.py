@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,6 +28,7 @@ from service import sparql_text
 from service.config import setting
 from service.examples import Examples
 from service.kb import KB
+from service.kb.remote import StoreUnavailable
 from service.queries import QueryError, StoredQuery
 from service.web.errors import ApiError
 from service.web.sparql import prefixes, run_query
@@ -62,14 +65,28 @@ def _key(kb: KB) -> tuple[str, str]:
 
 
 def examples(kb: KB) -> dict[str, Example]:
-    """Every stored query with its example filled in, resolved once per served build."""
+    """Every stored query with its example filled in, resolved once per served build (503 while a remote store
+    does not answer)."""
     key = _key(kb)
     if key not in _EXAMPLES:
-        raw_all = kb.lexicon.extra.get("query-examples") or {}
-        resolver = Examples(kb.catalog, kb.site.entity_base + kb.site.person, kb.lexicon.extra["routes"]["routes"])
-        _EXAMPLES.clear()  # one build is served at a time
-        _EXAMPLES[key] = {n: _example(kb, resolver, kb.catalog[n], raw_all.get(n) or {}) for n in kb.catalog}
+        with _store_answers():
+            _EXAMPLES[key] = _all_examples(kb)
     return _EXAMPLES[key]
+
+
+@contextmanager
+def _store_answers() -> Iterator[None]:
+    try:
+        yield
+    except StoreUnavailable as e:
+        raise ApiError(503, f"The store did not answer: {e}", {"Retry-After": "5"}) from None
+
+
+def _all_examples(kb: KB) -> dict[str, Example]:
+    raw_all = kb.lexicon.extra.get("query-examples") or {}
+    resolver = Examples(kb.catalog, kb.site.entity_base + kb.site.person, kb.lexicon.extra["routes"]["routes"])
+    _EXAMPLES.clear()  # one build is served at a time
+    return {n: _example(kb, resolver, kb.catalog[n], raw_all.get(n) or {}) for n in kb.catalog}
 
 
 def _example(kb: KB, resolver: Examples, query: StoredQuery, raw: dict[str, Any]) -> Example:
@@ -94,7 +111,9 @@ async def vocabulary(request: Request) -> Response:
     key = _key(kb)
     if key not in _VOCABULARIES:
         terms = []
-        for row in kb.query(VOCABULARY):
+        with _store_answers():
+            rows = list(kb.query(VOCABULARY))
+        for row in rows:
             term: dict[str, str] = {"iri": row["term"].value, "kind": row["kind"].value}
             for name in ("label", "class"):
                 if isinstance(row[name], ox.Literal):
