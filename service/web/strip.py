@@ -24,13 +24,16 @@ def strip(planner: Planner, text: str) -> dict[str, Any]:
     if shown.best is None:
         return body | {"matches": []}
     limit = int(engine.weights["article_ask"]["preview"])
-    matches = [{"label": shown.best["label"], "url": shown.best["url"], "kind": shown.best["type"]}]
     floor = float(engine.weights["wiki_hits"]["min_coverage"])
     terms = query_terms(shown.query, engine.search_stopwords)
-    for hit in search_articles(engine.passages, terms, engine.synonyms, engine.weights["article"], limit=limit):
-        url = passage_url(hit.best.passage)
-        if len(matches) >= limit or hit.coverage < floor:
-            break
-        if all(m["url"].split("#")[0] != url.split("#")[0] for m in matches):
-            matches.append({"label": hit.best.passage.heading, "url": url, "kind": "Article"})
+    found = search_articles(engine.passages, terms, engine.synonyms, engine.weights["article"], limit=limit)
+    sections = {f"/wiki/{h.article}": passage_url(h.best.passage) for h in found if h.coverage >= floor}
+    label, url = shown.best["label"], shown.best["url"]
+    if any(h.best.passage.heading == label and f"/wiki/{h.article}" == url for h in found):
+        url = sections.get(url, url)  # the best match is a section: link it, not the top of its article
+    matches = [{"label": label, "url": url, "kind": shown.best["type"]}]
+    for hit in found:
+        page = f"/wiki/{hit.article}"
+        if len(matches) < limit and page in sections and all(m["url"].partition("#")[0] != page for m in matches):
+            matches.append({"label": hit.best.passage.heading, "url": sections[page], "kind": "Article"})
     return body | {"matches": matches}

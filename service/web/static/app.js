@@ -40,16 +40,17 @@
         if (!response.ok || ticket !== latest) { return; }
         const p = await response.json();
         if (ticket !== latest) { return; }
-        // a word still being typed ("lan" on the way to "lantern") that matches nothing yet keeps what was shown
-        const unfinished = /[\p{L}\p{N}]$/u.test(q) && !settled;
-        if (!(p.matches && p.matches.length) && unfinished && shown) { return; }
+        if (!settled && shown && unfinished(q)) { return; }  // the visitor typed on while it was asked
         render(p);
         shown = Boolean(p.matches && p.matches.length);
       } catch (e) { /* the preview is a hint; a failed one changes nothing */ }
     }
+    // While a word is being typed ("simulated ann" on the way to "annealing") the matches shown stay: the
+    // strip asks again at the end of a word, or once typing pauses.
+    function unfinished(q) { return /[\p{L}\p{N}]$/u.test(q); }
     input.addEventListener("input", function () {
       clearTimeout(waiting); clearTimeout(settling);
-      waiting = setTimeout(function () { ask(false); }, WAIT);
+      if (!(shown && unfinished(input.value))) { waiting = setTimeout(function () { ask(false); }, WAIT); }
       settling = setTimeout(function () { ask(true); }, SETTLE);
     });
   }
