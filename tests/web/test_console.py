@@ -48,7 +48,7 @@ def test_every_stored_query_opens_filled_with_its_example_and_returns_rows(portf
                 assert "$" + param in query.text.splitlines()[int(line) - 1]  # the line named is the one filled
                 assert "$" + param not in text.splitlines()[int(line) - 1]
             if query.params:
-                assert "filled with its example" in page, name
+                assert "filled with its example" in page, f"{name}: no example value for it in query-examples.yaml"
 
 
 def test_an_example_fills_terms_not_text(server: str, demo_kb: KB) -> None:
