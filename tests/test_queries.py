@@ -96,6 +96,7 @@ ROUTES: list[tuple[str, dict[str, Any], str, list[str], int]] = [
     ("recent-works", {"since": "2025-11-01"}, "work", ["Ask Ines", "Lantern", "Shapeshift", "Sparqlette"], 10),
     ("definition", {"concept": ID + "BM25"}, "label", ["BM25"], 1),
     ("person", {"person": ID + "InesCalder"}, "placeLabel", ["Lisbon"], 1),
+    ("places-of-roles", {"person": ID + "InesCalder"}, "withinLabel", ["Scotland", "United Kingdom", "Europe"], 10),
     ("entities-by-mentions", {"class": PF + "Skill"}, "entity", ["Python", "Rust"], 100),
     ("latest-activity", {}, "last", ["2026-11-01"], 1),
     ("concepts-of-class", {"class": PF + "Technique"}, "concept", ["BM25"], 20),

@@ -125,6 +125,9 @@ def career(st: State) -> bool:
         run = st.run("career", career_params)
         kind = "studies" if st.has("study") and not st.has("job") else "roles"
         rows, opening = run.rows, f"{st.voice.f['Their']} {kind}, most recent first"
+    elif st.has("where") and not named:  # "where has she lived", "which cities has he worked in"
+        run = st.run("career", career_params)
+        return _places(st, run, _kind_asked(st, run.rows))
     else:
         run = st.run("career", career_params)
         rows = _titled(st, run.rows)  # "did he ever do an internship": the roles whose title says so
@@ -139,6 +142,37 @@ def career(st: State) -> bool:
     ref = st.read_query(run, "; ".join(held))
     st.say(f"{opening}: {'; '.join(held)}." if opening else f"{'; '.join(held)}.", ref)
     _finish(st, run, rows)
+    return True
+
+
+def _places(st: State, run: QueryRun, rows: list[dict[str, Any]]) -> bool:
+    """The places of the roles, earliest first, each with the years spent there and the roles held."""
+    spans: dict[str, list[dict[str, Any]]] = {}
+    for r in sorted(rows, key=lambda r: r["roleStart"].value):
+        if "placeLabel" in r:
+            spans.setdefault(r["placeLabel"].value, []).append(r)
+    if not spans:
+        return False
+    person = st.engine.by_name.get(st.engine.kb.site.person)
+    within = st.run("role_places", {"person": person.iri if person else ""})
+    larger: dict[str, list[str]] = {}  # a city's region, country, continent: the nearest first (query order)
+    for r in within.rows:
+        if "withinLabel" in r:
+            larger.setdefault(r["placeLabel"].value, []).append(r["withinLabel"].value)
+    said = []
+    for place, held in spans.items():
+        first = min(r["roleStart"].value[:4] for r in held)
+        last = "now" if any("roleEnd" not in r for r in held) else max(r["roleEnd"].value[:4] for r in held)
+        years = first if first == last else f"{first}–{last}"
+        around = ", ".join(larger.get(place, []))
+        said.append(f"{place}{f', {around}' if around else ''} ({years}: "
+                    f"{names([r['roleLabel'].value for r in held], 3)})")  # fmt: skip
+    text = f"The places of {st.voice.f['their']} roles, earliest first: {'; '.join(said)}."
+    st.say(text, st.read_query(run, "; ".join(said)))
+    st.read_query(within, ", ".join(f"{p}: {', '.join(ws)}" for p, ws in larger.items()))
+    _finish(st, run, [r for held in spans.values() for r in held])
+    st.listed = [*dict.fromkeys(r["place"].value for held in spans.values() for r in held if "place" in r),
+                 *st.listed]  # fmt: skip
     return True
 
 
