@@ -47,7 +47,8 @@
   const cancelButton = button("Cancel", "secondary cancel", () => { if (running) { running.abort(); } });
   cancelButton.hidden = true;
   const status = el("span", { className: "run-status", id: "run-status", role: "status" });
-  actions.append(formatButton, cancelButton, status);
+  const elapsed = el("span", { className: "run-status elapsed", "aria-hidden": "true" });  // not read out 10 times a second
+  actions.append(formatButton, cancelButton, status, elapsed);
 
   // an element with properties (attributes for role and aria-*) and children
   function el(tag, props, ...children) {
@@ -81,7 +82,8 @@
     runButton.disabled = true;
     cancelButton.hidden = false;
     form.classList.add("running");
-    const tick = () => { status.textContent = "Running… " + ((performance.now() - started) / 1000).toFixed(1) + " s"; };
+    const tick = () => { elapsed.textContent = ((performance.now() - started) / 1000).toFixed(1) + " s"; };
+    status.textContent = "Running…";
     tick();
     clearInterval(ticker);
     ticker = setInterval(tick, 100);
@@ -113,7 +115,7 @@
         remember(query, (rowsHeader || "?") + " triples");
       }
       status.textContent = "Done in " + (ms / 1000).toFixed(2) + " s";
-      history.replaceState(null, "", "/console?query=" + encodeURIComponent(query));
+      if (query.length < 4000) { history.replaceState(null, "", "/console?query=" + encodeURIComponent(query)); }
     } catch (err) {
       if (err.name === "AbortError") {
         status.textContent = "Cancelled.";
@@ -126,6 +128,7 @@
       if (running === controller) {
         running = null;
         clearInterval(ticker);
+        elapsed.textContent = "";
         runButton.disabled = false;
         cancelButton.hidden = true;
         form.classList.remove("running");
