@@ -98,6 +98,8 @@ def test_article_api(portfolio: tuple[str, str, Path]) -> None:
         assert http.get("/api/article", params={"q": "why"}).status_code == 422
         assert http.get("/api/article", params={"name": article, "q": "x" * 501}).status_code == 422
         assert "/api/article" in http.get("/openapi.json").json()["paths"]
+        for bad in ("x" * 501, "why%01", "%ED%A0%80"):  # the page refuses what the API refuses, never a 500
+            assert http.get(f"/wiki/{article}?q={bad}").status_code in (400, 422), bad
 
 
 @pytest.fixture
