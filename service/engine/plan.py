@@ -192,10 +192,10 @@ class Planner:
             career.career,
             relations.dates,
             lists.count,
+            relations.relation,  # "what is the lab part of": the relation asked, before the works made there
             lists.period,
             texts.described_work,
             lists.class_list,
-            relations.relation,
             authored_answer,
             contact_or_recent,
             texts.define,
