@@ -12,8 +12,10 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from service.engine.plan import Planner
 from service.fallback.evidence import passage_url
 from service.kb import KB
+from service.web.article import ask_article
 from tests.web.conftest import SHOTS
 
 # per portfolio: an article, a question it answers (and the heading that answers it), one it does not cover
@@ -21,6 +23,36 @@ ARTICLES = {
     "demo": ("Tidewise", "why simulated annealing?", "design-decisions", "what do you think about the election?"),
     "mateo": ("AriaFirmware", "how does the firmware work?", "how-it-works", "what is his favourite football club?"),
 }
+
+
+# questions no article of either portfolio covers (seed 003's adversarial list): every article must decline them
+OFF_TOPIC = ["what do you think about the election?", "should I buy bitcoin?", "tell me a joke",
+             "who will win the war?", "what licence does the linux kernel use?", "what is the capital of France?",
+             "what is her phone number?"]  # fmt: skip
+
+
+@pytest.mark.parametrize("which", ["planner", "mateo_planner"])
+def test_each_article_answers_its_own_headings_and_declines_what_it_does_not_cover(
+    request: pytest.FixtureRequest, which: str
+) -> None:
+    """Seed 003's two lists, made from the KB: a section's own heading, asked of its article, lands on that
+    section; off-topic questions fall through to the contact on every article."""
+    planner: Planner = request.getfixturevalue(which)
+    engine = planner.engine
+    by_article: dict[str, set[str]] = {}
+    for p in engine.kb.passages:
+        if p.kind != "lead":
+            by_article.setdefault(p.article, set()).add(p.heading.split(" › ")[-1])
+    landed = asked = declined = refused = 0
+    for name, headings in by_article.items():
+        for heading in headings:
+            asked += 1
+            landed += ask_article(engine, name, heading).section == heading
+        for question in OFF_TOPIC:
+            refused += 1
+            declined += ask_article(engine, name, question).passage is None
+    assert landed / asked >= 0.95, (landed, asked)  # 581 of 601 and 90 of 92 when written
+    assert declined / refused >= 0.99, (declined, refused)  # 888 of 889 and 154 of 154
 
 
 class _Ids(HTMLParser):
