@@ -247,6 +247,16 @@ def test_the_code_snippets_run(page: Page, server: str) -> None:
     assert page.evaluate(f"async () => {{ {js} }}") and len(page.evaluate(f"async () => {{ {js} }}")) == 3
 
 
+def test_on_a_phone_the_console_fits_and_shows_only_what_applies(browser: Browser, server: str) -> None:
+    context = browser.new_context(base_url=server, viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    _open(page, "/console?example=works-using-skill")
+    expect(page.locator("table.results tbody tr").first).to_be_visible()
+    expect(page.get_by_role("button", name="Cancel")).to_be_hidden()  # only while a query runs
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # the table scrolls inside its region
+    context.close()
+
+
 def test_without_javascript_the_form_still_runs_queries(browser: Browser, server: str) -> None:
     context = browser.new_context(base_url=server, java_script_enabled=False)
     page = context.new_page()
