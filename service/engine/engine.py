@@ -186,6 +186,7 @@ class Engine:
             rare_factor=int(sp["rare_factor"]),
             names=name_words,
             english=english,
+            short_targets={w for spec in language["intents"].values() for w in _all_words(spec)},
         )
 
         answers = language["answers"]

@@ -43,6 +43,7 @@ class Speller:
         rare_factor: int = 20,
         names: Iterable[str] = (),
         english: Any = None,
+        short_targets: Iterable[str] = (),
     ) -> None:
         self.counts = Counter(w for w in vocabulary if any(c.isalpha() for c in w))
         # A word the wiki uses rarely may itself be a typo quoted as an example ("pyhton"): it stays open to
@@ -58,6 +59,10 @@ class Speller:
         self._min_dice = min_dice
         self._guard = english_guard
         self._english = english if english is not None else SpellChecker().word_frequency
+        # the question's own words ("does", "work", "what") are the only corrections of a word too short to
+        # correct otherwise: "how dos it wrk"
+        self._short = sorted({w for w in short_targets if len(w) >= 3 and w.isalpha()})
+        self._numbered = sorted(w for w in self._names if w.isalnum() and not w.isalpha() and not w.isdigit())
         self.correct = lru_cache(maxsize=8192)(self._correct)
 
     def english(self, word: str) -> int:
@@ -73,8 +78,12 @@ class Speller:
 
     def _correct(self, word: str) -> str | None:
         """The site's word this one is a misspelling of, or None."""
-        if len(word) < self._min_length or word in self.known or not word.isalpha():
+        if word in self.known:
             return None
+        if not word.isalpha():
+            return self._name_with_digits(word)
+        if len(word) < self._min_length:
+            return self._short_word(word)
         # a real English word is no misspelling, unless it is a far more common word of the site with one letter
         # doubled ("programing", common enough to be in the dictionary, for "programming")
         guarded = self._english[word] >= self._guard
@@ -96,6 +105,23 @@ class Speller:
             if best is None or key > best:
                 best = key
         return best[-1] if best else None
+
+
+    def _name_with_digits(self, word: str) -> str | None:
+        """ "stm23" for STM32, "esp23" for ESP32: a word of letters and digits, one edit from one name's word."""
+        if not word.isalnum() or word.isdigit() or word.isalpha() or len(word) < self._min_length:
+            return None
+        found = process.extract(word, self._numbered, scorer=DamerauLevenshtein.distance, score_cutoff=1, limit=3)
+        near = [candidate for candidate, _, _ in found]
+        return near[0] if len(near) == 1 else None
+
+    def _short_word(self, word: str) -> str | None:
+        """A three-letter word that is no English word, one letter short of exactly one of the question's words."""
+        if len(word) != 3 or self._english[word] >= self._guard or not self._short:
+            return None
+        found = process.extract(word, self._short, scorer=DamerauLevenshtein.distance, score_cutoff=1, limit=5)
+        near = [candidate for candidate, _, _ in found if len(candidate) == len(word) + 1]  # a letter left out
+        return near[0] if len(near) == 1 else None
 
 
 def _doubled(word: str, candidate: str) -> bool:

@@ -53,13 +53,14 @@ def test_a_name_made_of_stop_words_never_links(planner: Planner) -> None:
 
 @pytest.mark.parametrize(
     ("typo", "fixed"),
-    [("pyhton", "python"), ("kubernets", "kubernetes"), ("clodflare", "cloudflare"), ("tesera", "tessera")],
-)
+    [("pyhton", "python"), ("kubernets", "kubernetes"), ("clodflare", "cloudflare"), ("tesera", "tessera"),
+     ("wrk", "work"), ("whn", "when")],  # a short word one letter short of a question word
+)  # fmt: skip
 def test_misspellings_are_corrected(planner: Planner, typo: str, fixed: str) -> None:
     assert planner.engine.speller.correct(typo) == fixed
 
 
-@pytest.mark.parametrize("word", ["election", "pizza", "joke", "weather", "tram"])
+@pytest.mark.parametrize("word", ["election", "pizza", "joke", "weather", "tram", "dsp", "css", "gpu", "ddd"])
 def test_real_words_are_not_corrected(planner: Planner, word: str) -> None:
     assert planner.engine.speller.correct(word) is None
 
@@ -69,3 +70,11 @@ def test_corrections_are_reported_and_used(planner: Planner) -> None:
     assert plan.corrections == [("pyhton", "python")]
     assert plan.normalized == "python projects"
     assert plan.route == "concept_works" and plan.entity == ID + "Python"
+
+
+def test_several_misspellings_in_one_question(planner: Planner, mateo_planner: Planner) -> None:
+    plan = planner.plan("how dos tidewize wrk")  # a shorthand, a name and a short word at once
+    assert plan.corrections == [("dos", "does"), ("tidewize", "tidewise"), ("wrk", "work")]
+    assert plan.route == "explain" and plan.entity == ID + "Tidewise"
+    other = mateo_planner.plan("projetcs with stm23")  # a technology name with digits, one edit away
+    assert ("stm23", "stm32") in other.corrections and other.route == "concept_works"
