@@ -178,7 +178,10 @@ def test_the_article_ask_box_answers_and_abstains(page: Page, portfolio: tuple[s
     page.goto(f"/wiki/{article}")
     page.evaluate("window.stayed = true")  # gone if the page reloads
     box = page.get_by_label(re.compile("Your question about"))
-    box.fill(question)
+    box.press_sequentially(question, delay=30)
+    # before it is sent, the strip under the box shows the section the words so far match
+    expect(page.locator("#article_preview a")).to_have_attribute("href", f"#{heading}")
+    expect(page.locator("#article_preview")).to_contain_text(re.compile(r"\d+ % · (High|Medium|Low) match"))
     box.press("Enter")
     answer = page.locator(".article-answer")
     expect(answer.locator(".badge")).to_contain_text("Answered from this article")
