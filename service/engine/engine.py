@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -61,6 +63,7 @@ class Engine:
     thing_alone_phrases: Phrases  # ...and phrases
     third_party: dict[str, list[str]]  # abstain.yaml about_a_third_party_alone: kinds, except
     unpublished: Phrases  # abstain.yaml unpublished_kinds, all groups
+    stated_as: dict[str, tuple[Phrases, re.Pattern[str]]]  # kind -> (its phrases, the form an answer states it in)
     person_words: frozenset[str]  # words that tie a question to the person (abstain.yaml person_words)
     private_topics: frozenset[str]  # private when the question is about the person (abstain.yaml)
     references: dict[str, Any]
@@ -264,6 +267,9 @@ class Engine:
             thing_alone=frozenset(alone.get("rules") or []),
             thing_alone_phrases=Phrases(phrases(alone.get("phrases"))),
             unpublished=Phrases(phrases([p for g in (abstain.get("unpublished_kinds") or {}).values() for p in g])),
+            stated_as={kind: (Phrases(phrases((abstain.get("unpublished_kinds") or {}).get(kind))),
+                              re.compile(str(form), re.IGNORECASE))
+                       for kind, form in (abstain.get("stated_as") or {}).items()},  # fmt: skip
             person_words=frozenset(_all_words(abstain.get("person_words") or abstain.get("her_words"))),
             private_topics=frozenset(_all_words(abstain.get("private_topics"))),
             third_party={k: list(v or []) for k, v in (abstain.get("about_a_third_party_alone") or {}).items()},

@@ -223,13 +223,13 @@ class Planner:
                 continue
             if tr is not None:
                 trace_passed(tr, passed, at)
-            if st.plan.route in self.unchecked or st.addresses():
+            if (st.plan.route in self.unchecked or st.addresses()) and not (unstated := self._unstated(st)):
                 if tr is not None:
                     tr.add("branch", f"{branch_name(branch)} answers (route {st.plan.route}): kept",
                            branch=branch_name(branch), answered=True, kept=True, route=st.plan.route)  # fmt: skip
                 return
             if tr is not None:
-                missed = st.ask()
+                missed = [f"a stated {kind}" for kind in self._unstated(st)] or st.ask()
                 tr.add("branch", f"{branch_name(branch)} answered (route {st.plan.route}) but is undone: the answer "
                        f"does not speak to “{' '.join(missed)}”", branch=branch_name(branch), answered=True,
                        kept=False, route=st.plan.route, unaddressed=missed)  # fmt: skip
@@ -238,6 +238,14 @@ class Planner:
         if tr is not None:
             trace_passed(tr, passed, len(tr))
             tr.add("branch", "no branch answered", route="empty")
+
+    def _unstated(self, st: State) -> list[str]:
+        """The kinds of fact the portfolio rarely publishes (a price) that the question asks of something it names,
+        and the answer drafted does not state in the form the kind has (abstain.yaml stated_as): "how much is a
+        Fernkey" is no question for the keyboard's overview."""
+        text = " ".join(sentence for sentence, _ in st.draft.sentences)
+        return [kind for kind, (asked, form) in self.engine.stated_as.items()
+                if asked.found_in(st.said) and not form.search(text)]  # fmt: skip
 
     def _refused(self, st: State) -> bool:
         """Private matters always, opinions and chit-chat when nothing the site knows is named."""
