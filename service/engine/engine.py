@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -267,9 +266,7 @@ class Engine:
             thing_alone=frozenset(alone.get("rules") or []),
             thing_alone_phrases=Phrases(phrases(alone.get("phrases"))),
             unpublished=Phrases(phrases([p for g in (abstain.get("unpublished_kinds") or {}).values() for p in g])),
-            stated_as={kind: (Phrases(phrases((abstain.get("unpublished_kinds") or {}).get(kind))),
-                              re.compile(str(form), re.IGNORECASE))
-                       for kind, form in (abstain.get("stated_as") or {}).items()},  # fmt: skip
+            stated_as=_stated_as(abstain),
             person_words=frozenset(_all_words(abstain.get("person_words") or abstain.get("her_words"))),
             private_topics=frozenset(_all_words(abstain.get("private_topics"))),
             third_party={k: list(v or []) for k, v in (abstain.get("about_a_third_party_alone") or {}).items()},
@@ -325,6 +322,13 @@ def _items(section: Any) -> list[tuple[str, Any]]:
     if isinstance(section, list):
         return [(str(item.get("key", i)), item) for i, item in enumerate(section)]
     return []
+
+
+def _stated_as(abstain: dict[str, Any]) -> dict[str, tuple[Phrases, re.Pattern[str]]]:
+    kinds = abstain.get("unpublished_kinds") or {}
+    forms = abstain.get("stated_as") or {}
+    return {kind: (Phrases(phrases(kinds.get(kind))), re.compile(str(form), re.IGNORECASE))
+            for kind, form in forms.items()}
 
 
 def _all_words(spec: Any) -> set[str]:

@@ -223,7 +223,7 @@ class Planner:
                 continue
             if tr is not None:
                 trace_passed(tr, passed, at)
-            if (st.plan.route in self.unchecked or st.addresses()) and not (unstated := self._unstated(st)):
+            if (st.plan.route in self.unchecked or st.addresses()) and not self._unstated(st):
                 if tr is not None:
                     tr.add("branch", f"{branch_name(branch)} answers (route {st.plan.route}): kept",
                            branch=branch_name(branch), answered=True, kept=True, route=st.plan.route)  # fmt: skip
