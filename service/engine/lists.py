@@ -36,10 +36,13 @@ def pivot(st: State) -> bool:
     linked_spans = [(m.start, m.end) for m in st.linked.mentions]
     absent.mentions = [m for m in absent.mentions  # a name of the graph wins over a technology of the same name
                        if not any(a < m.end and m.start < b and (b - a) >= (m.end - m.start) for a, b in linked_spans)]
+    if not absent.entities:  # a name in no lexicon, asked as a technology ("has she used Qdrant for search")
+        unknown = _unknown_technology(st)
+        return unknown is not None and _pivot_unknown(st, unknown)
     spans = [(m.start, m.end) for m in absent.mentions]
     # a skill linked inside an absent name ("js" in "Vue.js") is part of that name, not a skill she uses
     outside = [m for m in st.linked.mentions if not any(a <= m.start and m.end <= b for a, b in spans)]
-    if any(st.engine.entities[i].kind in ("skill", "technique") for m in outside for i in m.iris
+    if any(st.engine.entities[i].kind == "skill" for m in outside for i in m.iris
            if len(m.iris) == 1 and i in st.engine.entities):  # fmt: skip
         return False
     found = sorted(absent.entities, key=lambda label: not st.engine.absent[label].listed)  # the owner's first
@@ -77,6 +80,50 @@ def pivot(st: State) -> bool:
             f"{lead}: {names(labels(st, st.listed), 4)}.",
             st.read_query(works, ", ".join(labels(st, st.listed[:8]))),
         )
+    return True
+
+
+def _unknown_technology(st: State) -> str | None:
+    """A name in no lexicon asked as a technology of the person's work ("has she used Qdrant", "any Gleam
+    code"): a run of at most three words the site never uses, in a question with a technology cue
+    (intents.yaml technology) and no work, role or organisation named. The words as the visitor wrote them."""
+    if not st.has("technology") or any(e.kind in ("work", "role", "organisation") for e in st.entities):
+        return None
+    linked = [(m.start, m.end) for m in st.linked.mentions]
+    run: list[tuple[int, int]] = []
+    for t in tokenize(st.plan.normalized):
+        inside = any(a <= t.start < b for a, b in linked)
+        if not inside and len(t.word) >= 3 and not t.word.isdigit() and st.unknown_words([t.word]):
+            if run and t.start - run[-1][1] > 1:
+                break  # one run only
+            run.append((t.start, t.end))
+        elif run:
+            break
+    if not run or len(run) > 3:
+        return None
+    return st.plan.normalized[run[0][0] : run[-1][1]]
+
+
+def _pivot_unknown(st: State, name: str) -> bool:
+    """The pivot for a technology no lexicon names: no work uses it; the skills used most, and the key works."""
+    evidence = st.run("absent_evidence", {"name": name})
+    if evidence.rows:
+        return False
+    skills = st.run("skills")
+    keys = st.run("key_works")
+    st.plan.route = "pivot"
+    st.exact = True
+    st.listed = column_iris(keys, "work")
+    st.say(f"The graph lists no {name} work: no work uses a skill named {name}.",
+           st.read_query(evidence, f"{len(evidence.rows)} rows"))  # fmt: skip
+    used = skills.rows[:3]
+    if used:
+        read = ", ".join(f"{r['skillLabel'].value}: {r['works'].value}" for r in used)
+        st.say(f"The skills {st.voice.short} uses most are {names([r['skillLabel'].value for r in used], 3)} "
+               f"({names([r['works'].value for r in used], 3)} works respectively).", st.read_query(skills, read))
+    if st.listed:
+        key = labels(st, st.listed)
+        st.say(f"Key work: {names(key, 4)}.", st.read_query(keys, ", ".join(key[:8])))
     return True
 
 
