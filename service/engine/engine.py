@@ -119,13 +119,19 @@ class Engine:
         absent_items, ordinary = _absent(lex.absent, extra.get("technologies") or [], taken, english)
         ordinary |= set(lex.ordinary_words)
         intents = Intents(language["intents"])
+        relation_rows = kb.catalog.run(routes["routes"]["relation_names"]).rows
+        relations = [(tuple(t.word for t in tokenize(row["name"].value)), row["property"].value)
+                     for row in relation_rows]  # fmt: skip
+        # the ontology's names of relations mark a lower-case ordinary word beside them as a name: "what came
+        # before lantern", "what is marten made of"
+        relation_cues = sorted({row["name"].value for row in relation_rows})
         linker = Linker(
             graph_names,
             alias_names,
             urls,
             ordinary,
-            intents.name_cues,
-            intents.name_cues_after,
+            [*intents.name_cues, *relation_cues],
+            [*intents.name_cues_after, *relation_cues],
             stopwords=stopwords,
             verb_markers=intents.verb_markers,
             frames=intents.name_frames,
@@ -234,8 +240,6 @@ class Engine:
             k1=weights["bm25"]["k1"],
             b=weights["bm25"]["b"],
         )
-        relations = [(tuple(t.word for t in tokenize(row["name"].value)), row["property"].value)
-                     for row in kb.catalog.run(routes["routes"]["relation_names"]).rows]  # fmt: skip
         engine = cls(
             kb=kb,
             entities=entities,
