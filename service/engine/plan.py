@@ -193,6 +193,7 @@ class Planner:
             relations.dates,
             lists.count,
             relations.relation,  # "what is the lab part of": the relation asked, before the works made there
+            relations.of_kind,  # "a talk about Fathom": the neighbours of the kind named
             lists.period,
             texts.described_work,
             lists.class_list,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import date
 
 from service.engine.intents import contains
-from service.engine.routes import labels, month, names, plural
+from service.engine.routes import class_members, labels, month, names, plural
 from service.engine.state import State
 
 SKIP = ("define", "navigate", "source", "contact", "stack")
@@ -73,4 +73,37 @@ def relation(st: State) -> bool:
     st.exact = True
     st.listed = [e.iri, *dict.fromkeys(i for iris in by_property.values() for i in iris)]
     st.say(f"{e.display}: {said}.", st.read_query(run, said))
+    return True
+
+
+_GENERAL = ("#Work", "#Project", "#Software")  # kinds too broad to narrow the neighbours by
+
+
+def of_kind(st: State) -> bool:
+    """ "has he given a talk about Fathom", "papers about Marten": the works of the kind named that the one
+    thing named is related to in the graph, through any property, either way."""
+    ents = [e for e in st.entities if e.kind != "person"]
+    kind = st.class_named()
+    if len(ents) != 1 or kind is None or kind[1] != "class" or kind[0].endswith(_GENERAL):
+        return False
+    if st.kind in SKIP or st.kind == "explain":  # "why does Marten classify on the device": not devices
+        return False
+    e = ents[0]
+    if e.kind != "work" or kind[0].rsplit("#", 1)[-1] in e.classes:  # "the Fathom library" is Fathom itself
+        return False
+    members, of_kind_iris = class_members(st, kind[0])
+    run = st.run("neighbours", {"entity": e.iri})
+    found = list(dict.fromkeys(r["neighbour"].value for r in run.rows if r["neighbour"].value in of_kind_iris))
+    label, many = st.engine.class_labels[kind[0]]
+    st.plan.route = "relation"
+    st.exact = True
+    st.listed = [*found, e.iri]
+    if not found:
+        text = f"The graph relates no {label.lower()} to {e.display}."
+        st.say(text, st.read_query(run, f"{len(run.rows)} rows, none a {label.lower()}"))
+        return True
+    said = names(labels(st, found), 8)
+    st.say(f"{plural(len(found), label, many).capitalize()} related to {e.display}: {said}.",
+           st.read_query(run, said))  # fmt: skip
+    st.read_query(members, ", ".join(labels(st, found)))
     return True
