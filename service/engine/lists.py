@@ -188,7 +188,7 @@ def _first_sentence(text: str) -> str:
 
 
 def count(st: State) -> bool:
-    if not st.has("count"):
+    if not st.has("count") or st.period is not None:  # "how many games in 2020": the period route counts them
         return False
     ents = st.entities
     if ents and all(e.kind in CONCEPTS for e in ents):

@@ -49,10 +49,13 @@ def dates(st: State) -> bool:
 def relation(st: State) -> bool:
     """The things one named entity is related to through the property the question names."""
     ents = [e for e in st.entities if e.kind != "person"][:3]  # the person is every question's subject
-    if not ents or st.kind in SKIP:
-        return False
     asked = [(key, prop) for key, prop in st.engine.relations if contains(st.said, key)]
-    if not asked:
+    if not asked or st.kind in SKIP:
+        return False
+    if not ents:  # "how many components does tessera have": a name read as a word, of which a relation is asked
+        ents = [st.engine.entities[i] for text in st.linked.skipped for i in st.engine.linker.link(text, strict=False)
+                .entities if i in st.engine.entities and st.engine.entities[i].kind != "person"][:3]  # fmt: skip
+    if not ents:
         return False
     longest = max(len(key) for key, _ in asked)
     wanted = {prop for key, prop in asked if len(key) == longest}
@@ -68,10 +71,13 @@ def relation(st: State) -> bool:
     by_property: dict[str, list[str]] = {}
     for r in rows:
         by_property.setdefault(r["propertyLabel"].value, []).append(r["neighbour"].value)
-    said = "; ".join(f"{label} {names(labels(st, iris), 8)}" for label, iris in by_property.items())
+    counted = st.has("count")  # "how many parts does it have": the number first
+    said = "; ".join(f"{label}{f' ({len(iris)})' if counted else ''} {names(labels(st, iris), 8)}"
+                     for label, iris in by_property.items())  # fmt: skip
     st.plan.route = "relation"
     st.exact = True
     st.listed = [e.iri, *dict.fromkeys(i for iris in by_property.values() for i in iris)]
+    st.subject = e.iri
     st.say(f"{e.display}: {said}.", st.read_query(run, said))
     return True
 
