@@ -22,12 +22,14 @@ from service.engine.confidence import Scale, decide
 from service.engine.engine import Engine
 from service.engine.fuse import fuse
 from service.engine.intents import contains, interpret
-from service.engine.link import tokenize
+from service.engine.link import Linked, tokenize
 from service.engine.model import Plan, Result
 from service.engine.resources import resources_for
+from service.engine.retrieve import search_articles
 from service.engine.state import State
 from service.engine.trace import Trace, branch_name, trace_passed, trace_understanding
 from service.text import query_terms
+from service.text import words as words_of
 
 MAX_QUESTION = 500
 
@@ -125,6 +127,10 @@ class Planner:
     def _understand(self, plan: Plan, today: date) -> State:
         engine = self.engine
         linked = engine.linker.link(plan.normalized)
+        asked = words_of(plan.normalized)
+        how_or_why = any(w in engine.intents.sections for w in asked) and not engine.intents.has("count", asked)
+        if linked.skipped and not linked.mentions and how_or_why:
+            linked = self._meant_after_all(plan, linked)
         words = [t.word for t in tokenize(plan.normalized)]
         cue = [t.word for t in tokenize(linked.rest)]
         person = engine.by_name.get(engine.kb.site.person)
@@ -150,6 +156,22 @@ class Planner:
         if st.trace is not None:
             trace_understanding(st, rule, read)
         return st
+
+    def _meant_after_all(self, plan: Plan, linked: Linked) -> Linked:
+        """In a how or why question, a name read as an ordinary word ("why doesnt halo run on the gpu") is the
+        name after all when its own article is the one that holds the question best: linked as if capitalised."""
+        engine = self.engine
+        hits = search_articles(engine.passages, query_terms(plan.normalized, engine.search_stopwords),
+                               engine.synonyms, engine.weights["article"], limit=1)  # fmt: skip
+        if not hits:
+            return linked
+        text = plan.normalized
+        for word in linked.skipped:
+            owners = [e for i in engine.linker.link(word, strict=False).entities if (e := engine.entities.get(i))]
+            if len(owners) == 1 and owners[0].name == hits[0].article:
+                at = text.find(word)
+                text = text[:at] + word[:1].upper() + word[1:] + text[at + len(word) :]
+        return linked if text == plan.normalized else engine.linker.link(text)
 
     def _authored(self, words: list[str]) -> str | None:
         """The answer whose question the words are, but for filler: the first item in the file's order."""
