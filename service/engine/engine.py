@@ -175,6 +175,7 @@ class Engine:
         # the words of names and of kinds of thing are the site's words too, used as often as any settled word
         # ("programing languages" -> "programming" even when no article says "programming")
         name_words = set(linker.vocabulary) | {w for key in classes for w in key}
+        name_words |= {w for key, _ in relations for w in key}  # "predecesor" -> "predecessor"
         passage_words += [w for w in name_words for _ in range(int(weights["spelling"]["settled"]))]
         protected = set(linker.vocabulary) | set(stopwords) | {w for a in absent_names for w in words(a)}
         for spec in language["intents"].values():
@@ -194,7 +195,6 @@ class Engine:
             rare_factor=int(sp["rare_factor"]),
             names=name_words,
             english=english,
-            short_targets={w for spec in language["intents"].values() for w in _all_words(spec)},
         )
 
         answers = language["answers"]

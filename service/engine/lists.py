@@ -93,7 +93,7 @@ def _unknown_technology(st: State) -> str | None:
     run: list[tuple[int, int]] = []
     for t in tokenize(st.plan.normalized):
         inside = any(a <= t.start < b for a, b in linked)
-        if not inside and len(t.word) >= 3 and not t.word.isdigit() and st.unknown_words([t.word]):
+        if not inside and len(t.word) >= 4 and not t.word.isdigit() and st.unknown_words([t.word]):
             if run and t.start - run[-1][1] > 1:
                 break  # one run only
             run.append((t.start, t.end))
@@ -221,7 +221,7 @@ def period(st: State) -> bool:
     if st.period is None:
         return False
     outside = [t.word for t in tokenize(st.plan.normalized.lower().replace(st.period.text, " "))]
-    if not st.about_her() and any(w not in st.engine.stopwords and w not in st.engine.intents.filler for w in outside):
+    if not st.about_her() and any(w not in st.engine.accounted for w in outside):
         return False  # "who won the world cup in 2018?" names a year, not her work
     start, end = st.period.iso()
     works = st.run("period", {"start": start, "end": end})

@@ -43,7 +43,6 @@ class Speller:
         rare_factor: int = 20,
         names: Iterable[str] = (),
         english: Any = None,
-        short_targets: Iterable[str] = (),
     ) -> None:
         self.counts = Counter(w for w in vocabulary if any(c.isalpha() for c in w))
         # A word the wiki uses rarely may itself be a typo quoted as an example ("pyhton"): it stays open to
@@ -59,9 +58,6 @@ class Speller:
         self._min_dice = min_dice
         self._guard = english_guard
         self._english = english if english is not None else SpellChecker().word_frequency
-        # the question's own words ("does", "work", "what") are the only corrections of a word too short to
-        # correct otherwise: "how dos it wrk"
-        self._short = sorted({w for w in short_targets if len(w) >= 3 and w.isalpha()})
         self._numbered = sorted(w for w in self._names if w.isalnum() and not w.isalpha() and not w.isdigit())
         self.correct = lru_cache(maxsize=8192)(self._correct)
 
@@ -83,7 +79,7 @@ class Speller:
         if not word.isalpha():
             return self._name_with_digits(word)
         if len(word) < self._min_length:
-            return self._short_word(word)
+            return None
         # a real English word is no misspelling, unless it is a far more common word of the site with one letter
         # doubled ("programing", common enough to be in the dictionary, for "programming")
         guarded = self._english[word] >= self._guard
@@ -114,15 +110,6 @@ class Speller:
         found = process.extract(word, self._numbered, scorer=DamerauLevenshtein.distance, score_cutoff=1, limit=3)
         near = [candidate for candidate, _, _ in found]
         return near[0] if len(near) == 1 else None
-
-    def _short_word(self, word: str) -> str | None:
-        """A three-letter word that is no English word, one letter short of exactly one of the question's words."""
-        if len(word) != 3 or self._english[word] >= self._guard or not self._short:
-            return None
-        found = process.extract(word, self._short, scorer=DamerauLevenshtein.distance, score_cutoff=1, limit=5)
-        near = [candidate for candidate, _, _ in found if len(candidate) == len(word) + 1]  # a letter left out
-        return near[0] if len(near) == 1 else None
-
 
 def _doubled(word: str, candidate: str) -> bool:
     """The candidate is the word with one of its letters doubled, or the word with a doubled letter single."""
