@@ -159,6 +159,13 @@ class Engine:
             stems = {stem(w) for phrase in group for w in words(phrase)}
             for s in stems:
                 synonyms[s] |= stems - {s}
+        # a word the site writes with a hyphen may be asked without one ("wifi" for "Wi-Fi", "realtime"): the
+        # joined form finds the parts
+        for passage in kb.passages:
+            for a, b in _HYPHENATED.findall(fold(passage.text)):
+                joined = stem(a + b)
+                if joined not in synonyms:
+                    synonyms[joined] |= {stem(a), stem(b)}
 
         classes: dict[tuple[str, ...], tuple[str, str]] = {}
         class_labels: dict[str, tuple[str, str]] = {}
@@ -326,6 +333,9 @@ def _items(section: Any) -> list[tuple[str, Any]]:
     if isinstance(section, list):
         return [(str(item.get("key", i)), item) for i, item in enumerate(section)]
     return []
+
+
+_HYPHENATED = re.compile(r"\b([a-z]{2,})-([a-z]{2,})\b")
 
 
 def _stated_as(abstain: dict[str, Any]) -> dict[str, tuple[Phrases, re.Pattern[str]]]:
