@@ -79,7 +79,7 @@ ROUTES: list[tuple[str, dict[str, Any], str, list[str], int]] = [
         {"category": PF + "Database"},
         "work",
         ["Ask Ines", "Tessera", "Quillon Search", "Tidewise"],
-        30,
+        20,  # the first 20 (LIMIT): key works first
     ),
     ("works-with-both", {"first": ID + "Rust", "second": ID + "WebAssembly"}, "work", [], 3),
     (

@@ -55,8 +55,7 @@ def pivot(st: State) -> bool:
     _, many = st.engine.category_label(category)
     evidence = st.run("absent_evidence", {"name": absent.label})
     skills = st.run("category_skills", {"category": category})
-    # key works come first: the first rows are all the answer lists (the results show `limit` of them)
-    works = st.run("category_works", {"category": category}, cap=2 * int(st.engine.weights["results"]["limit"]))
+    works = st.run("category_works", {"category": category})
     used = [r for r in skills.rows if int(r["works"].value) > 0][:3]
     all_works = column_iris(works, "work")
     keys = [i for i in all_works if st.engine.entities.get(i) and st.engine.entities[i].tier == 1]
