@@ -79,7 +79,7 @@ def career(st: State) -> bool:
     asked = (
         st.has("career")
         or (named and st.has("time"))  # "when was he at Acme"
-        or (places and (st.has("doing") or st.has("making")))  # "what was she doing in Madrid", "built in Berlin"
+        or (places and (st.has("doing") or st.has("making")))  # "what was she doing in Madrid", "built in Madrid"
         or (st.has("education") and not works)  # "which university did she go to"
         or (named and st.period is None and (st.has("before") or st.has("after")))  # "the role after Acme"
     )
@@ -235,7 +235,7 @@ def _finish(st: State, run: QueryRun, rows: list[dict[str, Any]]) -> None:
     held = list(dict.fromkeys(i for r in rows for i in (r["role"].value, r["organisation"].value)))
     works: list[str] = []
     career_words = {w for p in st.engine.intents.rules["career"].mentions for w in p}
-    # "projects from when she lived in Berlin", "what did he build in Glasgow": the works made in those roles
+    # "projects from when she lived in Madrid", "what did he build in Madrid": the works made in those roles
     if st.has("making") or any((w,) in st.engine.classes and w not in career_words for w in st.cue):
         for r in rows:
             made = st.run("during_role", {"role": r["role"].value})

@@ -78,7 +78,7 @@ def resolve(engine: Engine, question: str, previous: Plan) -> str:
     roles = [r.iri for r in previous.results if engine.entities.get(r.iri) and engine.entities[r.iri].kind == "role"]
     subject = engine.entities.get(previous.entity or "")
     if previous.route == "roles" and len(roles) == 1 and (subject is None or subject.kind == "place"):
-        about = roles[0]  # "what did she do in Kyoto", "how long did that last?": the one role found there
+        about = roles[0]  # "what did she do in Madrid", "how long did that last?": the one role found there
     if pronouns is not None and about in engine.entities and about not in linked.entities:
         label = engine.entities[about or ""].display
         found = pronouns.search(question)

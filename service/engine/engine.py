@@ -123,7 +123,7 @@ class Engine:
         relations = [(tuple(t.word for t in tokenize(row["name"].value)), row["property"].value)
                      for row in relation_rows]  # fmt: skip
         # the ontology's names of relations mark a lower-case ordinary word beside them as a name: "what came
-        # before lantern", "what is marten made of"
+        # before widgeteer", "what is widgeteer made of"
         relation_cues = sorted({row["name"].value for row in relation_rows})
         linker = Linker(
             graph_names,

@@ -158,7 +158,7 @@ class Linker:
         if (before, tuple(t.word for t in tokens[i + length :])) in self._frames:
             return True
         if any(len(cue) > 1 and before[-len(cue) :] == cue for cue in self._cues):
-            return True  # "related to halo": a cue of several words outweighs the "to" that marks a verb
+            return True  # "related to widgeteer": a cue of several words outweighs the "to" that marks a verb
         if before and before[-1] in self._verb_markers:
             return False  # "does she make games": a verb
         after = tuple(stem(t.word) for t in tokens[i + length :])

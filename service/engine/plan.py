@@ -158,7 +158,7 @@ class Planner:
         return st
 
     def _meant_after_all(self, plan: Plan, linked: Linked) -> Linked:
-        """In a how or why question, a name read as an ordinary word ("why doesnt halo run on the gpu") is the
+        """In a how or why question, a name read as an ordinary word ("why doesnt widgeteer run on the gpu") is the
         name after all when its own article is the one that holds the question best: linked as if capitalised."""
         engine = self.engine
         hits = search_articles(engine.passages, query_terms(plan.normalized, engine.search_stopwords),
@@ -215,7 +215,7 @@ class Planner:
             relations.dates,
             lists.count,
             relations.relation,  # "what is the lab part of": the relation asked, before the works made there
-            relations.of_kind,  # "a talk about Fathom": the neighbours of the kind named
+            relations.of_kind,  # "a talk about Widgeteer": the neighbours of the kind named
             lists.period,
             texts.described_work,
             lists.class_list,
@@ -264,8 +264,8 @@ class Planner:
 
     def _unstated(self, st: State) -> list[str]:
         """The kinds of fact the portfolio rarely publishes (a price) that the question asks of something it names,
-        and the answer drafted does not state in the form the kind has (abstain.yaml stated_as): "how much is a
-        Fernkey" is no question for the keyboard's overview."""
+        and the answer drafted does not state in the form the kind has (abstain.yaml stated_as): "how much is the
+        Widgeteer kit" is no question for the kit's overview."""
         text = " ".join(sentence for sentence, _ in st.draft.sentences)
         return [kind for kind, (asked, form) in self.engine.stated_as.items()
                 if asked.found_in(st.said) and not form.search(text)]  # fmt: skip

@@ -52,7 +52,7 @@ def relation(st: State) -> bool:
     asked = [(key, prop) for key, prop in st.engine.relations if contains(st.said, key)]
     if not asked or st.kind in SKIP:
         return False
-    if not ents:  # "how many components does tessera have": a name read as a word, of which a relation is asked
+    if not ents:  # "how many components does widgeteer have": a name read as a word, of which a relation is asked
         ents = [st.engine.entities[i] for text in st.linked.skipped for i in st.engine.linker.link(text, strict=False)
                 .entities if i in st.engine.entities and st.engine.entities[i].kind != "person"][:3]  # fmt: skip
     if not ents:
@@ -86,16 +86,16 @@ _GENERAL = ("#Work", "#Project", "#Software")  # kinds too broad to narrow the n
 
 
 def of_kind(st: State) -> bool:
-    """ "has he given a talk about Fathom", "papers about Marten": the works of the kind named that the one
+    """ "has he given a talk about Widgeteer", "papers about Gadgeteer": the works of the kind named that the one
     thing named is related to in the graph, through any property, either way."""
     ents = [e for e in st.entities if e.kind != "person"]
     kind = st.class_named()
     if len(ents) != 1 or kind is None or kind[1] != "class" or kind[0].endswith(_GENERAL):
         return False
-    if st.kind in SKIP or st.kind == "explain":  # "why does Marten classify on the device": not devices
+    if st.kind in SKIP or st.kind == "explain":  # "why does Widgeteer classify on the device": not devices
         return False
     e = ents[0]
-    if e.kind != "work" or kind[0].rsplit("#", 1)[-1] in e.classes:  # "the Fathom library" is Fathom itself
+    if e.kind != "work" or kind[0].rsplit("#", 1)[-1] in e.classes:  # "the Widgeteer library" is Widgeteer itself
         return False
     members, of_kind_iris = class_members(st, kind[0])
     run = st.run("neighbours", {"entity": e.iri})

@@ -94,7 +94,7 @@ class State:
 
     @property
     def entities(self) -> list[Entity]:
-        """The linked entities; the owner's own name only when nothing else is named: "what did Ines do with
+        """The linked entities; the owner's own name only when nothing else is named: "what did Ada do with
         SPARQL" asks about SPARQL in her work, as "what did she do with SPARQL" does."""
         found = [self.engine.entities[i] for i in self.linked.entities if i in self.engine.entities]
         owner = self.engine.by_name.get(self.engine.kb.site.person)
