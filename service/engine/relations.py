@@ -72,7 +72,7 @@ def relation(st: State) -> bool:
     for r in rows:
         by_property.setdefault(r["propertyLabel"].value, []).append(r["neighbour"].value)
     counted = st.has("count")  # "how many parts does it have": the number first
-    said = "; ".join(f"{label}{f' ({len(iris)})' if counted else ''} {names(labels(st, iris), 8)}"
+    said = "; ".join(f"{label}{f' ({len(iris)})' if counted else ''} {names(_with_organisation(st, iris), 8)}"
                      for label, iris in by_property.items())  # fmt: skip
     st.plan.route = "relation"
     st.exact = True
@@ -80,6 +80,16 @@ def relation(st: State) -> bool:
     st.subject = e.iri
     st.say(f"{e.display}: {said}.", st.read_query(run, said))
     return True
+
+
+def _with_organisation(st: State, iris: list[str]) -> list[str]:
+    """Names, a role's with its organisation when its name leaves it out ("made during Volunteer (Acme)")."""
+    out = []
+    for iri, label in zip(iris, labels(st, iris), strict=True):
+        e = st.engine.entities.get(iri)
+        org = st.engine.entities.get(e.organisation or "") if e is not None and e.kind == "role" else None
+        out.append(f"{label} ({org.label})" if org is not None and org.label not in label else label)
+    return out
 
 
 _GENERAL = ("#Work", "#Project", "#Software")  # kinds too broad to narrow the neighbours by
