@@ -3,8 +3,8 @@
 Relative ("the past six months", "last year", "since last year", "last summer"), named ("March 2025", "Q3 2025",
 "H1 2024", "early 2024", "summer 2023", "the 2010s"), written ("2025-03-14", "14/03/2025", "14 March 2025"),
 ranges ("2019 to 2021", "between March and June 2024", "Jan-Mar 2025", "from May 2023 to June 2025"), open
-ones ("before 2015", "after March 2020") and bare years. Month names, parts of a year, number words and whether
-a written date puts the day first come from lexicon/dates.yaml.
+ones ("before 2015", "after March 2020"), points back ("two years ago") and bare years. Month names, parts
+of a year, number words and whether a written date puts the day first come from lexicon/dates.yaml.
 """
 
 from __future__ import annotations
@@ -63,6 +63,7 @@ class DateParser:
             (re.compile(r"\b(?:(early|mid|late)[\s-]+)?(19\d0|20\d0)'?s\b"), "decade"),
             (re.compile(rf"\b(last|past|previous|this)\s+({season})\b"), "relative_season"),
             (re.compile(rf"\b(before|after)\s+(?:({month})\.?\s+)?{year}\b"), "open"),
+            (re.compile(rf"\b(\d+|{number})\s+(year|month|week)s?\s+ago\b"), "ago"),
             (re.compile(rf"\bsince\s+(?:({month})\s+)?{year}\b"), "since_year"),
             (re.compile(r"\bsince\s+last\s+(year|month)\b"), "since_last"),
             (re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"), "iso_day"),
@@ -115,6 +116,15 @@ class DateParser:
                 return date(decade + first, 1, 1), min(date(decade + last, 12, 31), today)
             if kind == "relative_season":
                 return self._season(g[1], today, this=g[0] == "this")
+            if kind == "ago":  # "two years ago": that calendar year; "three months ago": that month
+                n = int(g[0]) if g[0].isdigit() else self.numbers[g[0]]
+                if g[1] == "year":
+                    return date(today.year - n, 1, 1), date(today.year - n, 12, 31)
+                if g[1] == "month":
+                    then = _add_months(today.replace(day=1), -n)
+                    return then, _month_end(then.year, then.month)
+                then = today - timedelta(weeks=n)
+                return then - timedelta(days=then.weekday()), then - timedelta(days=then.weekday()) + timedelta(days=6)
             if kind == "open":
                 month = self.months[g[1]] if g[1] else 1
                 year = int(g[2])

@@ -235,21 +235,40 @@ def period(st: State) -> bool:
         label, plural_label = st.engine.class_labels[kind[0]]
         one, many = f"{label.lower()} was", f"{plural_label.lower()} were"
         st.read_query(members, ", ".join(labels(st, iris[:10])))
+    state = "active"
+    for rule, field_name in (("began", "start"), ("ended", "end")):  # "what did he start in Q1 2020"
+        if st.has(rule):
+            iris = [i for i in iris if _dated_in(st, i, field_name, start, end)]
+            state = "started" if rule == "began" else "finished"
+            break
     st.listed = iris
     st.plan.route = "works_in_period"
     st.exact = True
     span = when(st.period.start, st.period.end)
     if iris:
         st.say(
-            f"{plural(len(iris), one, many)} active {span}. {key_first(st, iris)}".strip(),
+            f"{plural(len(iris), one, many)} {state} {span}. {key_first(st, iris)}".strip(),
             st.read_query(works, ", ".join(labels(st, iris[:10]))),
         )
     else:
-        st.say(f"No work in the graph was active {span}.", st.read_query(works, "0 rows"))
-    held = [r["role"].label or r["role"].value for r in roles.rows]
+        st.say(f"No work in the graph was {state} {span}.", st.read_query(works, "0 rows"))
+    rows = roles.rows
+    if state != "active":  # "what did he start in Q1 2020": the roles that started (or ended) in it too
+        key = "roleStart" if state == "started" else "roleEnd"
+        rows = [r for r in rows if key in r and start <= r[key].value[:10] <= end]
+        st.listed = [*st.listed, *(r["role"].value for r in rows)]
+    held = [r["role"].label or r["role"].value for r in rows]
     if held:
-        st.say(f"{st.voice.f['Their']} roles then: {names(held, 4)}.", st.read_query(roles, ", ".join(held)))
+        lead = f"{st.voice.f['Their']} roles then" if state == "active" else f"{st.voice.f['Their']} roles {state} then"
+        st.say(f"{lead}: {names(held, 4)}.", st.read_query(roles, ", ".join(held)))
     return True
+
+
+def _dated_in(st: State, iri: str, field_name: str, start: str, end: str) -> bool:
+    """Whether the work's own start (or end) date falls in the period."""
+    e = st.engine.entities.get(iri)
+    value = getattr(e, field_name, None) if e is not None else None
+    return value is not None and start <= value[:10] <= end
 
 
 _GENERAL = ("#Work", "#Project", "#Software")  # kinds too broad to narrow a list by

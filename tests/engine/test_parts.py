@@ -49,6 +49,8 @@ from tests.conftest import TODAY
         ("the late 2010s", "2017-01-01", "2019-12-31"),
         ("anything before 2015", "1900-01-01", "2014-12-31"),
         ("after March 2020", "2020-04-01", "2026-11-30"),
+        ("what was she doing two years ago", "2024-01-01", "2024-12-31"),
+        ("3 months ago", "2026-08-01", "2026-08-31"),
     ],
 )
 def test_periods(planner: Planner, text: str, start: str, end: str) -> None:
