@@ -30,9 +30,13 @@ def dates(st: State) -> bool:
     if not start:
         return False
     if end:
-        finish = date.fromisoformat(end[:10])
-        months = (finish.year - int(start[:4])) * 12 + finish.month - int(start[5:7]) + 1
-        span = f"from {month(start)} to {month(end)} ({plural(months, 'month', 'months')})"
+        finish, began = date.fromisoformat(end[:10]), date.fromisoformat(start[:10])
+        months = (finish.year - began.year) * 12 + finish.month - began.month + 1
+        if (finish - began).days < 62:  # a weekend's game jam: days, not "1 month"
+            days = (finish - began).days + 1
+            span = f"from {began:%-d %B %Y} to {finish:%-d %B %Y} ({plural(days, 'day', 'days')})"
+        else:
+            span = f"from {month(start)} to {month(end)} ({plural(months, 'month', 'months')})"
     else:
         span = f"since {month(start)}, and it is still going"
     text = f"{e.display} ran {span}." if end else f"{e.display} has run {span}."
