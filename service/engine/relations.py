@@ -23,6 +23,8 @@ def dates(st: State) -> bool:
     works = [e for e in st.entities if e.kind == "work"]
     if not st.has("time") or len(works) != 1 or len(st.entities) != 1 or st.kind in SKIP or st.period is not None:
         return False
+    if st.ask():  # "how long did the battery last": a part of the work, not the work's own dates
+        return False
     e = works[0]
     facts = st.run("facts", {"entity": e.iri})
     values = {r["property"].value.rsplit("#", 1)[-1]: r["value"].value for r in facts.rows}
