@@ -309,7 +309,7 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
         ref = st.read_query(run, ", ".join(f"{r['skill'].label}: {r['works'].value}" for r in used[:10]))
         st.say(
             f"{st.voice.short} has used {plural(len(used), label, many)}, most used first: "
-            + names([f"{r['skill'].label} ({r['works'].value})" for r in used], 8)
+            + names([f"{r['skill'].label} ({r['works'].value})" for r in used], 12)
             + ".",
             ref,
         )
