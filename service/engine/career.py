@@ -127,7 +127,7 @@ def career(st: State) -> bool:
         rows, opening = run.rows, f"{st.voice.f['Their']} {kind}, most recent first"
     elif st.has("where") and not named:  # "where has she lived", "which cities has he worked in"
         run = st.run("career", career_params)
-        return _places(st, run, _kind_asked(st, run.rows))
+        return _places(st, run, _kind_asked(st, run.rows), career_params)
     else:
         run = st.run("career", career_params)
         rows = _titled(st, run.rows)  # "did he ever do an internship": the roles whose title says so
@@ -145,7 +145,7 @@ def career(st: State) -> bool:
     return True
 
 
-def _places(st: State, run: QueryRun, rows: list[dict[str, Any]]) -> bool:
+def _places(st: State, run: QueryRun, rows: list[dict[str, Any]], person: dict[str, str]) -> bool:
     """The places of the roles, earliest first, each with the years spent there and the roles held."""
     spans: dict[str, list[dict[str, Any]]] = {}
     for r in sorted(rows, key=lambda r: r["roleStart"].value):
@@ -153,8 +153,7 @@ def _places(st: State, run: QueryRun, rows: list[dict[str, Any]]) -> bool:
             spans.setdefault(r["placeLabel"].value, []).append(r)
     if not spans:
         return False
-    person = st.engine.by_name.get(st.engine.kb.site.person)
-    within = st.run("role_places", {"person": person.iri if person else ""})
+    within = st.run("role_places", person)
     larger: dict[str, list[str]] = {}  # a city's region, country, continent: the nearest first (query order)
     for r in within.rows:
         if "withinLabel" in r:
@@ -176,12 +175,10 @@ def _places(st: State, run: QueryRun, rows: list[dict[str, Any]]) -> bool:
     return True
 
 
-_SLACK = timedelta(days=62)  # a role that ends within two months of the next one's start is just before it
-
-
 def _next_to(st: State, run: QueryRun, named: list[dict[str, Any]], *, before: bool) -> bool:
     """The role just before the one named (the latest to end by its start, else the latest to start before it),
     or just after it (the first to start once it ended; for a role still held, the first to start after it)."""
+    slack = timedelta(days=int(st.engine.weights["dates"]["adjacent_role_days"]))  # a role ending just before
     own = {r["role"].value for r in named}
     others = _kind_asked(st, [r for r in run.rows if r["role"].value not in own])
 
@@ -191,14 +188,14 @@ def _next_to(st: State, run: QueryRun, named: list[dict[str, Any]], *, before: b
     if before:
         anchor = min(named, key=lambda r: r["roleStart"].value)
         start = day(anchor, "roleStart")
-        ended = [r for r in others if "roleEnd" in r and day(r, "roleEnd") <= start + _SLACK]
+        ended = [r for r in others if "roleEnd" in r and day(r, "roleEnd") <= start + slack]
         started = [r for r in others if day(r, "roleStart") < start]
         pick = max(ended, key=lambda r: (day(r, "roleEnd"), r["roleStart"].value), default=None) or max(
             started, key=lambda r: r["roleStart"].value, default=None)  # fmt: skip
     else:
         anchor = max(named, key=lambda r: r["roleStart"].value)
         start = day(anchor, "roleStart")
-        after = [r for r in others if day(r, "roleStart") >= day(anchor, "roleEnd") - _SLACK] if "roleEnd" in anchor \
+        after = [r for r in others if day(r, "roleStart") >= day(anchor, "roleEnd") - slack] if "roleEnd" in anchor \
             else [r for r in others if day(r, "roleStart") > start]  # fmt: skip
         pick = min(after, key=lambda r: r["roleStart"].value, default=None)
     side = "Before" if before else "After"

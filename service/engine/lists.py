@@ -6,6 +6,7 @@ from service.engine.catalog import CONCEPTS
 from service.engine.link import Mention, tokenize
 from service.engine.retrieve import best_passage_for
 from service.engine.routes import (
+    GENERAL_KINDS,
     VERB,
     answer_limit,
     class_members,
@@ -229,7 +230,7 @@ def period(st: State) -> bool:
     iris = column_iris(works, "work")
     one, many = "work was", "works were"
     kind = st.class_named()
-    if kind is not None and kind[1] == "class" and not kind[0].endswith(_GENERAL):  # "talks in 2022"
+    if kind is not None and kind[1] == "class" and not kind[0].endswith(GENERAL_KINDS):  # "talks in 2022"
         members, of_kind = class_members(st, kind[0])
         iris = [i for i in iris if i in of_kind]
         label, plural_label = st.engine.class_labels[kind[0]]
@@ -271,15 +272,12 @@ def _dated_in(st: State, iri: str, field_name: str, start: str, end: str) -> boo
     return value is not None and start <= value[:10] <= end
 
 
-_GENERAL = ("#Work", "#Project", "#Software")  # kinds too broad to narrow a list by
-
-
 def class_list(st: State, found: tuple[str, str] | None = None, *, counting: bool = False) -> bool:
     if found is None:
         if any(e.kind != "person" for e in st.entities):
             return False
         found = st.class_named()
-        if found is None or found[0].endswith(_GENERAL):
+        if found is None or found[0].endswith(GENERAL_KINDS):
             return False
     iri, kind = found
     label, many = st.engine.class_labels[iri]

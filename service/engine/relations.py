@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import date
 
 from service.engine.intents import contains
-from service.engine.routes import class_members, labels, month, names, plural
+from service.engine.routes import GENERAL_KINDS, class_members, labels, month, names, plural
 from service.engine.state import State
 
 SKIP = ("define", "navigate", "source", "contact", "stack")
@@ -34,7 +34,7 @@ def dates(st: State) -> bool:
     if end:
         finish, began = date.fromisoformat(end[:10]), date.fromisoformat(start[:10])
         months = (finish.year - began.year) * 12 + finish.month - began.month + 1
-        if (finish - began).days < 62:  # a weekend's game jam: days, not "1 month"
+        if (finish - began).days < int(st.engine.weights["dates"]["to_the_day_under"]):  # a jam, not "1 month"
             days = (finish - began).days + 1
             span = f"from {began:%-d %B %Y} to {finish:%-d %B %Y} ({plural(days, 'day', 'days')})"
         else:
@@ -98,15 +98,12 @@ def _with_organisation(st: State, iris: list[str]) -> list[str]:
     return out
 
 
-_GENERAL = ("#Work", "#Project", "#Software")  # kinds too broad to narrow the neighbours by
-
-
 def of_kind(st: State) -> bool:
     """ "has he given a talk about Widgeteer", "papers about Gadgeteer": the works of the kind named that the one
     thing named is related to in the graph, through any property, either way."""
     ents = [e for e in st.entities if e.kind != "person"]
     kind = st.class_named()
-    if len(ents) != 1 or kind is None or kind[1] != "class" or kind[0].endswith(_GENERAL):
+    if len(ents) != 1 or kind is None or kind[1] != "class" or kind[0].endswith(GENERAL_KINDS):
         return False
     if st.kind in SKIP or st.kind == "explain":  # "why does Widgeteer classify on the device": not devices
         return False

@@ -35,6 +35,9 @@ def column_iris(run: QueryRun, column: str) -> list[str]:
     return [row[column].value for row in run.rows if column in row and row[column].kind == "iri"]
 
 
+GENERAL_KINDS = ("#Work", "#Project", "#Software")  # kinds of work too broad to narrow a list by
+
+
 def class_members(st: State, iri: str) -> tuple[QueryRun, set[str]]:
     """The works of a kind of work (the class_list route), as a run and as a set of IRIs."""
     run = st.run("class_list", {"class": iri})
