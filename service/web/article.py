@@ -23,7 +23,6 @@ from urllib.parse import quote
 
 from service.engine.confidence import Scale, label_for
 from service.engine.engine import Engine
-from service.engine.intents import contains
 from service.engine.link import tokenize
 from service.fallback.evidence import passage_url
 from service.kb.wiki import Passage
@@ -82,7 +81,7 @@ def ask_article(engine: Engine, name: str, question: str) -> ArticleAnswer:
     nothing = ArticleAnswer(name, question, 0, "None", None, contact_url(engine, question),
                             engine.say("article_not_covered"))  # fmt: skip
     words = [t.word for t in tokenize(question)]
-    if not docs or not words or any(contains(words, p) for p in [*engine.private, *engine.opinion]):
+    if not docs or not words or engine.private.found_in(words) or engine.opinion.found_in(words):
         return nothing
     corrected = " ".join(engine.speller.correct(w) or w for w in words)
     query = query_terms(corrected, engine.search_stopwords)
