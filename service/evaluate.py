@@ -1,7 +1,8 @@
 """The evaluation suites: the regression suite (every case must pass) and the held-out set (reports only).
 
 tests/search-eval.json      {"today": "...", "cases": [{"id", "question", "previous", "intent", "route", "task",
-                            "operation", "entity", "top", "resources", "confidence"}]}: each field given is checked.
+                            "operation", "entity", "top", "resources", "confidence", "must"}]}: each field given is
+                            checked (`must` as in the held-out sets below).
 tests/search-holdout.json   {"cases": [{"id", "question", "previous", "group", "expect", "must", "must_not"}]}, group
                             answerable / unrelated / absent. Two measures are reported:
                             - the old one: answered with an expected entity among the first results / not answered /
@@ -84,6 +85,9 @@ def check_regression(planner: Planner, case: dict[str, Any], today: date) -> Cas
             problems.append(f"primary action of {name}: expected {role!r}, got {got!r}")
     if "answered" in case and case["answered"] != (plan.answer is not None):
         problems.append(f"answered: expected {case['answered']}, got {plan.answer is not None}")
+    missing = _missing(_stated(plan), case.get("must") or [])
+    if missing:
+        problems.append(f"the answer does not state {missing}")
     rank = _rank(names, case.get("top", []))
     return CaseResult(case["id"], case["question"], "regression", not problems, problems, rank,
                       plan.timing_ms, plan.route, plan.confidence.level, bool(case.get("top")))  # fmt: skip
@@ -105,7 +109,7 @@ def check_holdout(planner: Planner, case: dict[str, Any], today: date,
     else:
         ok = answered and (not expected or (rank is not None and rank <= TOP))
     answer = plan.answer.text if plan.answer else ""
-    stated = "\n".join([answer, *(r.label for r in plan.results[:TOP])])
+    stated = _stated(plan)
     missing = _missing(stated, case.get("must") or []) if group == "answerable" else []
     wrong = [s for s in case.get("must_not") or [] if _states(answer, s)] if group == "answerable" else []
     strict = ok and not missing and not wrong
@@ -116,6 +120,12 @@ def check_holdout(planner: Planner, case: dict[str, Any], today: date,
         why.append(f"the answer states {wrong}")
     return CaseResult(case["id"], case["question"], group, strict, why, rank, plan.timing_ms, plan.route,
                       plan.confidence.level, group == "answerable" and bool(expected), ok)  # fmt: skip
+
+
+def _stated(plan: Plan) -> str:
+    """What a visitor reads as stated: the answer's text and the first results' names."""
+    answer = plan.answer.text if plan.answer else ""
+    return "\n".join([answer, *(r.label for r in plan.results[:TOP])])
 
 
 def _states(text: str, fact: str) -> bool:

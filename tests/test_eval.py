@@ -84,3 +84,16 @@ def test_the_strict_measure_reads_what_the_answer_says(planner: Planner, tmp_pat
     assert "does not state" in results[1].problems[-1] and "states" in results[2].problems[-1]
     report = summary(results)
     assert (report["right"], report["right_old"]) == (1, 3)
+
+
+def test_a_regression_case_fails_when_the_answer_leaves_out_its_must(planner: Planner) -> None:
+    """The same question, as a regression case: it passes with a `must` the answer states and fails, saying
+    what is missing, with one it does not."""
+    question = "when did she start at Harbourline?"
+    plan = planner.plan(question, today=TODAY)
+    assert plan.answer is not None
+    year = next(w for w in plan.answer.text.replace(".", " ").split() if w.isdigit() and len(w) == 4)
+    stated = check_regression(planner, {"id": "s", "question": question, "must": [year]}, TODAY)
+    unstated = check_regression(planner, {"id": "u", "question": question, "must": [[year[2:], "never"]]}, TODAY)
+    assert stated.ok and not unstated.ok
+    assert unstated.problems == [f"the answer does not state ['{year[2:]} or never']"]

@@ -189,7 +189,15 @@ def search_articles(
         most = max(held.values(), default=0)
         if any(t in index.section_terms[d] for d in docs for t in query):  # a heading naming what is asked
             held = {}  # ("Deletions") outranks the kind of question
+        # the share of the question's information a section holds, its heading included: the section with the
+        # rare word asked ("precomputed") beats one whose heading repeats a common one ("Why spectrograms")
+        held_share = float(weights.get("section_coverage_share", 0.0)) * top_score
+        share_of = index.coverage_of(query, synonyms) if held_share else None
         for doc in docs:
+            if share_of is not None:
+                present = {t for t in query if doc in index.postings.get(t, {})} | index.section_terms[doc]
+                present |= {s for t in query for s in synonyms.get(t, ()) if doc in index.postings.get(s, {})}
+                scores[doc] = scores.get(doc, 0.0) + held_share * share_of(present)
             heading = index.heading_terms[doc]
             found = sum(1 for t in query if t in heading or not synonyms.get(t, set()).isdisjoint(heading))
             bonus = weights["heading_bonus"] * found

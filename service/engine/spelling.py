@@ -18,6 +18,8 @@ from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
 from spellchecker import SpellChecker
 
+from service.text import stem
+
 
 def bigrams(word: str) -> set[str]:
     padded = f" {word} "
@@ -53,6 +55,8 @@ class Speller:
         self._names = set(names)
         self._rare_factor = rare_factor
         self._choices = sorted(self.counts)
+        # another form of a word the site uses ("precomputed" beside "Precompute") is no misspelling
+        self._stems = {stem(w) for w in self.counts}
         self._min_length = min_length
         self._max_edits = sorted(max_edits.items())
         self._min_dice = min_dice
@@ -78,7 +82,7 @@ class Speller:
             return None
         if not word.isalpha():
             return self._name_with_digits(word)
-        if len(word) < self._min_length:
+        if len(word) < self._min_length or self._inflected(word):
             return None
         # a real English word is no misspelling, unless it is a far more common word of the site with one letter
         # doubled ("programing", common enough to be in the dictionary, for "programming")
@@ -102,6 +106,13 @@ class Speller:
                 best = key
         return best[-1] if best else None
 
+
+    def _inflected(self, word: str) -> bool:
+        """ "precomputed" where the site writes "Precompute": a tense of a word the site uses is no misspelling,
+        unless the site writes it with a letter doubled ("programing" for "programming")."""
+        if word in self.counts or not word.endswith(("ed", "ing")) or stem(word) not in self._stems:
+            return False
+        return not any(word[:i] + word[i] + word[i:] in self.counts for i in range(1, len(word)))
 
     def _name_with_digits(self, word: str) -> str | None:
         """ "stm23" for STM32, "esp23" for ESP32: a word of letters and digits, one edit from one name's word."""

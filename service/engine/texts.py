@@ -37,7 +37,8 @@ def define(st: State) -> bool:
 def explain(st: State) -> bool:
     if st.kind != "explain":
         return False
-    hit = best_passage(st)
+    part = _without_article(st)
+    hit = best_passage(st, part)
     if hit is None:
         return False
     top = st.hits[0].best if st.hits else None
@@ -56,12 +57,39 @@ def explain(st: State) -> bool:
     st.plan.route = "explain"
     about = st.engine.by_name.get(hit.passage.article)
     st.listed = [about.iri] if about else []
+    if part is not None and about is not None and about.iri in part[1]:
+        # "how did the Widget canceller work", a part without an article of its own: what the graph says of
+        # it, then the passage of the related article (the work it is part of) that holds the question
+        e, _ = part
+        st.listed.insert(0, e.iri)
+        st.say(f"{e.label}: {e.description}", st.read_entity(e, st.run("facts", {"entity": e.iri})))
     st.say(hit.passage.text, st.read_passage(hit))
     return True
 
 
-def best_passage(st: State) -> PassageHit | None:
-    """The passage answering the question: in the article of what is named, else the best article's."""
+def _inner(st: State, e: Entity) -> tuple[str, ...]:
+    """The question's words but those naming the thing and the general ones: what is asked of it."""
+    own = {t for m in st.linked.mentions if e.iri in m.iris for t in terms(m.text)}
+    return tuple(t for t in st.terms if t not in own and t not in st.engine.generic) or st.terms
+
+
+def _without_article(st: State) -> tuple[Entity, set[str]] | None:
+    """The first work named that has no article of its own but a description, and the IRIs of the works one
+    hop from it in the graph that have one (the work it is part of, the one that replaced it)."""
+    if any(e.has_article and e.kind == "work" for e in st.entities):
+        return None
+    for e in st.entities:
+        if e.description and e.kind == "work":
+            run = st.run("neighbours", {"entity": e.iri})
+            near = {r["neighbour"].value for r in run.rows}
+            ents = st.engine.entities
+            return e, {i for i in near if i in ents and ents[i].has_article and ents[i].kind == "work"}
+    return None
+
+
+def best_passage(st: State, part: tuple[Entity, set[str]] | None = None) -> PassageHit | None:
+    """The passage answering the question: in the article of what is named (of a work it is related to, for a
+    `part` without an article of its own), else the best article's."""
     weights = st.engine.weights["article"]
     sections = st.engine.intents.sections
     prefer: dict[str, float] = {}  # the question's own word in a heading counts fully, the other cue words half
@@ -69,11 +97,15 @@ def best_passage(st: State) -> PassageHit | None:
         if word in st.words:
             for i, w in enumerate(sections.get(word, ())):
                 prefer[stem(w)] = max(prefer.get(stem(w), 0.0), 1.0 if i == 0 else 0.5)
+    if part is not None and part[1]:  # a part without an article: the related article holding the question best
+        inner = _inner(st, part[0])
+        found = [hit for iri in sorted(part[1]) if (hit := best_passage_for(
+            st.engine.passages, st.engine.entities[iri].name, inner, st.engine.synonyms, weights, prefer))]
+        if found:
+            return max(found, key=lambda h: (h.score, h.passage.id))
     for e in st.entities:  # in its own article a name says nothing: the rest of the question picks the section
         if e.has_article:
-            own = {t for m in st.linked.mentions if e.iri in m.iris for t in terms(m.text)}
-            inner = tuple(t for t in st.terms if t not in own and t not in st.engine.generic) or st.terms
-            hit = best_passage_for(st.engine.passages, e.name, inner, st.engine.synonyms, weights, prefer)
+            hit = best_passage_for(st.engine.passages, e.name, _inner(st, e), st.engine.synonyms, weights, prefer)
             if hit is not None and (hit.score > 0 or not st.hits):
                 return hit
     return st.hits[0].best if st.hits else None
