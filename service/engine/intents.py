@@ -146,6 +146,9 @@ class Intents:
         self.answer_filler = {w for p in phrases(spec.get("answer_filler")) for w in p}
         self.sections: dict[str, list[str]] = {str(k): [str(w) for w in v or []]
                                                for k, v in (spec.get("sections") or {}).items()}  # fmt: skip
+        # the question's words that ask for each kind of section: its own key ("why") and those listed for it
+        self.section_asked_by: dict[str, list[tuple[str, ...]]] = {
+            k: [(k,), *phrases((spec.get("section_asked_by") or {}).get(k))] for k in self.sections}
         self.name_cues_after: list[str] = list(spec.get("name_cues_after") or [])
         self.verb_markers: list[str] = list(spec.get("verb_markers") or [])
         self.name_frames: list[str] = list(spec.get("name_frames") or [])

@@ -11,9 +11,10 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from service.engine.catalog import Entity
-from service.engine.retrieve import PassageHit
+from service.engine.retrieve import PassageHit, best_passage_for
 from service.engine.state import State
 from service.queries import QueryRun
+from service.text import terms
 
 VERB = {"skill": "use", "theme": "sit under", "technique": "implement", "dataset": "use"}
 
@@ -150,6 +151,12 @@ def entity_answer(st: State) -> bool:
         made = st.run("during_role", {"role": role.iri})
         st.listed += [row["work"].value for row in made.rows if row["how"].value.startswith("made")]
     if e.has_article:
+        asked = _section_asked(st, e)
+        if asked is not None:  # "Widget problems with sounds behind the listener": the section that says it
+            st.plan.route = "passage"
+            st.say(asked.passage.text, st.read_passage(asked))
+            st.exact = False
+            return True
         lead = st.engine.passages.leads.get(e.name)
         if lead is not None:
             st.say(lead.text, st.read_passage(PassageHit(lead, 0.0)))
@@ -157,3 +164,21 @@ def entity_answer(st: State) -> bool:
             return True
     st.say(f"{e.label}: {e.description}" if e.description else e.label, st.read_entity(e, facts))
     return True
+
+
+def _section_asked(st: State, e: Entity) -> PassageHit | None:
+    """The section of a named thing's article holding what the question asks of it beyond its name (two or more
+    words the overview does not hold), when its lead does not."""
+    own = {t for m in st.linked.mentions if e.iri in m.iris for t in terms(m.text)}
+    inner = tuple(t for t in st.terms if t not in own and t not in st.engine.accounted)
+    if len(inner) < 2:
+        return None
+    engine = st.engine
+    hit = best_passage_for(engine.passages, e.name, inner, engine.synonyms, engine.weights["article"])
+    lead = engine.passages.leads.get(e.name)
+    if hit is None or lead is None or hit.passage.id == lead.id:
+        return None
+    floor = float(engine.weights["confidence"]["answer_floor"])
+    share = engine.passages.coverage_of(inner, engine.synonyms)
+    held, overview = share(engine.passages.passage_terms(hit.passage)), share(engine.passages.passage_terms(lead))
+    return hit if held >= floor and overview < floor else None

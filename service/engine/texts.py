@@ -93,8 +93,8 @@ def best_passage(st: State, part: tuple[Entity, set[str]] | None = None) -> Pass
     weights = st.engine.weights["article"]
     sections = st.engine.intents.sections
     prefer: dict[str, float] = {}  # the question's own word in a heading counts fully, the other cue words half
-    for word in ("how", "why"):
-        if word in st.words:
+    for word, asked_by in st.engine.intents.section_asked_by.items():
+        if any(contains(st.words, p) for p in asked_by):
             for i, w in enumerate(sections.get(word, ())):
                 prefer[stem(w)] = max(prefer.get(stem(w), 0.0), 1.0 if i == 0 else 0.5)
     if part is not None and part[1]:  # a part without an article: the related article holding the question best
