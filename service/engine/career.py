@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from service.engine.routes import answer_limit, labels, month, names, plural, when
+from service.engine.routes import answer_limit, labels, month, names, plural, say_role, when
 from service.engine.state import State
 from service.queries import QueryRun
 from service.text import terms
@@ -81,7 +81,8 @@ def career(st: State) -> bool:
         or (named and st.has("time"))  # "when was he at Acme"
         or (places and (st.has("doing") or st.has("making")))  # "what was she doing in Madrid", "built in Madrid"
         or (st.has("education") and not works)  # "which university did she go to"
-        or (named and st.period is None and (st.has("before") or st.has("after")))  # "the role after Acme"
+        or ((named or places) and st.period is None and (st.has("before") or st.has("after")))  # "the role after
+        # Acme", "before Berlin"
     )
     if not asked or st.kind in SKIP or st.authored_key is not None:
         return False
@@ -90,6 +91,12 @@ def career(st: State) -> bool:
     if places:
         run = st.run("place_roles", {"place": places[0].iri})
         rows, opening = run.rows, f"In {places[0].label}"
+        if rows and st.period is None and (st.has("before") or st.has("after")):  # "where was she before Berlin"
+            here = {r["role"].value for r in rows}
+            all_roles = st.run("career", career_params)
+            anchor = sorted((r for r in all_roles.rows if r["role"].value in here), key=lambda r: r["roleStart"].value)
+            if anchor:
+                return _next_to(st, all_roles, anchor, before=st.has("before"))
         if not rows:
             st.say(f"The graph records no role of {st.voice.f['theirs']} in {places[0].label}.",
                    st.read_query(run, "0 rows"))
@@ -245,3 +252,5 @@ def _finish(st: State, run: QueryRun, rows: list[dict[str, Any]]) -> None:
                     st.read_query(made, ", ".join(labels(st, found[:10]))),
                 )
     st.listed = list(dict.fromkeys(works + held)) if works else held
+    if len(rows) == 1 and not works:  # one role: what it was, in the graph's words ("article search, ranking")
+        say_role(st, st.engine.entities.get(rows[0]["role"].value))

@@ -21,6 +21,7 @@ from service.engine.routes import (
     when,
 )
 from service.engine.state import State
+from service.engine.texts import described_among
 
 
 def pivot(st: State) -> bool:
@@ -288,6 +289,13 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
         st.listed = iris
         st.plan.route = "class_list"
         ref = st.read_query(run, ", ".join(labels(st, iris[:10])))
+        narrowed = described_among(st, iris, tuple(st.ask())) if not counting else []
+        if narrowed:  # "his talk at Oxidise Embedded", "the workshop at the makerspace": the ones so described
+            e = narrowed[0]
+            st.listed = [w.iri for w in narrowed] + [i for i in iris if i not in {w.iri for w in narrowed}]
+            st.subject = e.iri
+            st.say(f"{e.label}: {e.description}", st.read_entity(e, st.run("facts", {"entity": e.iri})))
+            return True
         st.say(f"The graph lists {plural(len(iris), label.lower(), many)}.", ref)
         if iris:
             st.say(f"Key work first: {names(labels(st, iris), answer_limit(st))}.", ref)
@@ -305,10 +313,15 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
         st.listed = [r["skill"].value for r in used]
         st.plan.route = "category_list"
         ref = st.read_query(run, ", ".join(f"{r['skill'].label}: {r['works'].value}" for r in used[:10]))
+        unused = [str(r["skill"].label) for r in run.rows if int(r["works"].value) == 0]
+        listed = f"The graph lists {plural(len(run.rows), label, many)}; " if unused else ""
         st.say(
-            f"{st.voice.short} has used {plural(len(used), label, many)}, most used first: "
+            f"{listed}{st.voice.short} has used "
+            + (f"{len(used)} of them in {st.voice.pronoun.possessive} works" if unused
+               else plural(len(used), label, many)) + ", most used first: "
             + names([f"{r['skill'].label} ({r['works'].value})" for r in used], 12)
-            + ".",
+            + "."
+            + (f" Listed with no work yet: {names(unused, 6)}." if unused else ""),
             ref,
         )
     if counting:
@@ -351,12 +364,11 @@ def concept_works(st: State) -> bool:
     iris = column_iris(run, "work")
     if not iris:
         return False
-    st.listed = iris
+    st.listed = [e.iri, *iris]  # what was asked about, then the works, as a relation lists them
     st.plan.route = "concept_works"
     st.exact = True
     verb = VERB.get(e.kind, "use")
     if st.kind == "entity" and e.description and not e.has_article:  # "tell me about X": what X is, first
-        st.listed = [e.iri, *iris]
         st.say(f"{e.label}: {e.description}", st.read_entity(e, st.run("facts", {"entity": e.iri})))
     ref = st.read_query(run, ", ".join(labels(st, iris[:10])))
     among = key_first(st, iris)

@@ -36,12 +36,14 @@ def dates(st: State) -> bool:
         months = (finish.year - began.year) * 12 + finish.month - began.month + 1
         if (finish - began).days < int(st.engine.weights["dates"]["to_the_day_under"]):  # a jam, not "1 month"
             days = (finish - began).days + 1
-            span = f"from {began:%-d %B %Y} to {finish:%-d %B %Y} ({plural(days, 'day', 'days')})"
+            span = f"from {began:%-d %B %Y} to {finish:%-d %B %Y} ({plural(days, 'day', 'days')})" if days > 1 \
+                else f"on {began:%-d %B %Y}"  # a talk, given on one day
         else:
             span = f"from {month(start)} to {month(end)} ({plural(months, 'month', 'months')})"
     else:
         span = f"since {month(start)}, and it is still going"
-    text = f"{e.display} ran {span}." if end else f"{e.display} has run {span}."
+    verb = "was given" if end and start[:10] == end[:10] and "Talk" in e.classes else "ran"
+    text = f"{e.display} {verb} {span}." if end else f"{e.display} has run {span}."
     if published:
         venue = f" in {values['venue']}" if values.get("venue") else ""
         text += f" It was published in {month(published)}{venue}."

@@ -20,10 +20,10 @@ VERB = {"skill": "use", "theme": "sit under", "technique": "implement", "dataset
 
 
 def names(labels: list[str], limit: int, joiner: str = "and") -> str:
-    """'A', 'A and B', 'A, B and C', or 'A, B, C and 4 more'."""
+    """'A', 'A and B', 'A, B and C', or 'A, B, C and 4 more' (never 'and 1 more': the one is named)."""
     if not labels:
         return ""
-    if len(labels) > limit:
+    if len(labels) > limit + 1:
         return ", ".join(labels[:limit]) + f" and {len(labels) - limit} more"
     return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + f" {joiner} " + labels[-1]
 
@@ -104,12 +104,28 @@ def during_role(st: State, role: Entity) -> bool:
     run = st.run("during_role", {"role": role.iri})
     iris = column_iris(run, "work")
     made = [row["work"].value for row in run.rows if row["how"].value.startswith("made")]
+    kind = st.class_named()
+    of_kind: tuple[str, str] | None = None  # the kind of work asked for, and whether any was made in the role
+    none_of_kind = False
+    if kind is not None and kind[1] == "class" and not kind[0].endswith(GENERAL_KINDS):
+        _, members = class_members(st, kind[0])  # "the talks she gave at the meetup": those of the kind only
+        label, many = st.engine.class_labels[kind[0]]
+        of_kind = (label.lower(), many.lower())
+        none_of_kind = not any(i in members for i in made)
+        if not none_of_kind:
+            made, iris = [i for i in made if i in members], [i for i in iris if i in members]
     st.listed = made + [i for i in iris if i not in made]
     st.plan.route = "works_during_role"
     st.exact = True
     ref = st.read_query(run, ", ".join(labels(st, st.listed[:10])))
     when = f"{(role.start or '?')[:7]} to {role.end[:7] if role.end else 'now'}"
-    if made:
+    if not st.has("making"):  # "what did she do at Acme": what the role was, then what was made in it
+        say_role(st, role)
+        st.listed.insert(0, role.iri)
+    if made and of_kind is not None and not none_of_kind:
+        st.say(f"As {role.label} ({when}) {st.voice.short} made {plural(len(made), *of_kind)}: "
+               f"{names(labels(st, made), answer_limit(st))}.", ref)  # fmt: skip
+    elif made:
         st.say(
             f"As {role.label} ({when}) {st.voice.short} made {plural(len(made), 'work', 'works')}: "
             f"{names(labels(st, made), answer_limit(st))}.",
@@ -117,10 +133,19 @@ def during_role(st: State, role: Entity) -> bool:
         )
     else:
         st.say(f"The graph attaches no work to {st.voice.f['their']} role as {role.label} ({when}).", ref)
+    if made and of_kind is not None and none_of_kind:
+        st.say(f"None of them is a {of_kind[0]}.", ref)
     side = len(iris) - len(made)
     if side > 0:
         st.say(f"{plural(side, 'other work was', 'other works were')} active in that time.", ref)
     return True
+
+
+def say_role(st: State, role: Entity | None) -> None:
+    """What a role was, in its graph description ("Article search, ranking and recommendations ...")."""
+    if role is not None and role.description:
+        text = role.description if role.description.endswith(".") else role.description + "."
+        st.say(text[:1].upper() + text[1:], st.read_entity(role, st.run("facts", {"entity": role.iri})))
 
 
 def entity_answer(st: State) -> bool:

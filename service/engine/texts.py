@@ -124,6 +124,15 @@ def described_works(st: State, among: set[str] | None = None) -> list[Entity]:
     return [entities[described_iris[d]] for d in sorted(scores, key=lambda d: (-scores[d], d))]
 
 
+def described_among(st: State, among: list[str], words: tuple[str, ...]) -> list[Entity]:
+    """The works `among` those given whose graph description (with their names) holds at least the answer floor
+    of `words`, best first: "his talk at Oxidise Embedded" among the talks."""
+    if not words:
+        return []
+    ranked = described_works(st, set(among))
+    return [e for e in ranked if _enough(st, _coverage(st, e, words))]
+
+
 def _coverage(st: State, e: Entity, query: tuple[str, ...] | None = None) -> float:
     found = set(terms(f"{e.label} {e.short or ''} {e.description}"))
     return st.engine.passages.coverage(query or st.terms, found, st.engine.synonyms)
