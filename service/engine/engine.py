@@ -339,7 +339,7 @@ _HYPHENATED = re.compile(r"\b([a-z]{2,})-([a-z]{2,})\b")
 
 
 def _stated_as(abstain: dict[str, Any]) -> dict[str, tuple[Phrases, re.Pattern[str]]]:
-    kinds = abstain.get("unpublished_kinds") or {}
+    kinds = {**(abstain.get("unpublished_kinds") or {}), **(abstain.get("stated_kinds") or {})}
     forms = abstain.get("stated_as") or {}
     return {kind: (Phrases(phrases(kinds.get(kind))), re.compile(str(form), re.IGNORECASE))
             for kind, form in forms.items()}

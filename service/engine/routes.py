@@ -121,6 +121,7 @@ def during_role(st: State, role: Entity) -> bool:
     when = f"{(role.start or '?')[:7]} to {role.end[:7] if role.end else 'now'}"
     if not st.has("making"):  # "what did she do at Acme": what the role was, then what was made in it
         say_role(st, role)
+    if not st.has("making") or st.has("count"):  # ... and "how many works came out of it" is about the role
         st.listed.insert(0, role.iri)
     if made and of_kind is not None and not none_of_kind:
         st.say(f"As {role.label} ({when}) {st.voice.short} made {plural(len(made), *of_kind)}: "
