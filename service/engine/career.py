@@ -45,6 +45,8 @@ def place_of(st: State) -> bool:
     for e in st.entities:
         if e.kind not in ("organisation", "work", "place"):
             continue
+        if e.kind == "place" and st.has("career"):
+            continue  # "where did she work in Rotterdam": her roles there, not where Rotterdam is
         mark = st.checkpoint()
         facts = st.run("facts", {"entity": e.iri})
         link = "#locatedIn" if e.kind == "place" else "#basedIn"
@@ -138,10 +140,14 @@ def career(st: State) -> bool:
     else:
         run = st.run("career", career_params)
         rows = _titled(st, run.rows)  # "did he ever do an internship": the roles whose title says so
-        if not rows:
+        if not rows and st.has("job") and not st.has("study") and not works:  # "which companies has she worked for"
+            rows = [r for r in run.rows if r["education"].value != "true"]
+            opening = f"{st.voice.f['Their']} jobs, most recent first"
+        elif not rows:
             st.plan.sparql.pop()  # read for nothing: the authored career answer and the canned route take the rest
             return False
-        opening = "Roles" if len(rows) > 1 else "Role"
+        else:
+            opening = "Roles" if len(rows) > 1 else "Role"
     rows = _kind_asked(st, rows)
     if not rows:
         return False

@@ -81,6 +81,7 @@ class Engine:
     described: list[str] = field(default_factory=list)  # entity IRIs, in the order of `descriptions`
     descriptions: Bm25 | None = None  # BM25 over each entity's names and description
     samples: list[str] = field(default_factory=list)  # questions the ask page suggests, made from the graph
+    expansions: dict[str, str] = field(default_factory=dict)  # IRI -> what its acronym stands for (an alt label)
     meaning: Any = None  # meaning-based search when EMBEDDINGS_ENABLED (service/fallback/meaning.py), else None
 
     @classmethod
@@ -93,12 +94,15 @@ class Engine:
         by_name = {e.name: e for e in entities.values()}
 
         graph_names: dict[str, set[str]] = defaultdict(set)
+        expansions: dict[str, str] = {}
         urls: dict[str, set[str]] = defaultdict(set)
         for row in kb.catalog.run(routes["routes"]["names"], row_cap=1_000_000).rows:
             iri = row["entity"].value
             if iri not in entities:
                 continue
             (urls if row["kind"].value == "url" else graph_names)[row["name"].value].add(iri)
+            if row["kind"].value == "alt" and spells(entities[iri].label, row["name"].value):
+                expansions.setdefault(iri, row["name"].value)  # "GTFS": "General Transit Feed Specification"
         person = by_name.get(kb.site.person)
         voice = Voice.of(
             kb.site.to_json(),
@@ -296,6 +300,7 @@ class Engine:
             tiers={iri: e.tier for iri, e in entities.items()},
             described=described,
             descriptions=descriptions,
+            expansions=expansions,
         )
         engine.samples = engine.sample_questions()
         return engine
@@ -343,6 +348,25 @@ def _stated_as(abstain: dict[str, Any]) -> dict[str, tuple[Phrases, re.Pattern[s
     forms = abstain.get("stated_as") or {}
     return {kind: (Phrases(phrases(kinds.get(kind))), re.compile(str(form), re.IGNORECASE))
             for kind, form in forms.items()}
+
+
+def spells(acronym: str, name: str) -> bool:
+    """Whether `name`, of two or more words, is what the upper-case `acronym` stands for: its letters in order
+    ("SHACL" in "SHApes Constraint Language"), the first word's first letter first, each word giving one."""
+    letters, parts = acronym.lower(), name.lower().split()
+    if not (acronym.isupper() and acronym.isalpha() and 2 <= len(acronym) <= 8 and len(parts) >= 2):
+        return False
+    if letters[0] != parts[0][0]:
+        return False
+    i = 0
+    for n, part in enumerate(parts):
+        if i >= len(letters) or part[0] != letters[i]:
+            continue  # "and", "of": words the acronym leaves out
+        i += 1
+        later = {p[0] for p in parts[n + 1 :]}
+        while i < len(letters) and letters[i] in part[1:] and letters[i] not in later:
+            i += 1
+    return i == len(letters)
 
 
 def _all_words(spec: Any) -> set[str]:

@@ -37,6 +37,7 @@ def column_iris(run: QueryRun, column: str) -> list[str]:
 
 
 GENERAL_KINDS = ("#Work", "#Project", "#Software")  # kinds of work too broad to narrow a list by
+BROAD_CATEGORIES = ("#Tool",)  # "the tools used for Widgeteer" asks for its whole stack, not its tools alone
 
 
 def class_members(st: State, iri: str) -> tuple[QueryRun, set[str]]:
@@ -164,6 +165,10 @@ def entity_answer(st: State) -> bool:
         return during_role(st, role)
     st.listed = [e.iri]
     st.exact = True
+    category = st.class_named() if e.kind == "work" else None
+    if category is not None and category[1] == "category" and not category[0].endswith(BROAD_CATEGORIES) \
+            and _stack_of_category(st, e, category[0]):  # fmt: skip
+        return True  # "what database does Widgeteer use"
     if st.kind == "stack" and e.kind == "work":
         run = st.run("stack", {"work": e.iri})
         st.plan.route = "stack"
@@ -173,6 +178,10 @@ def entity_answer(st: State) -> bool:
         return True
     facts = st.run("facts", {"entity": e.iri})
     st.plan.route = "entity"
+    address = {"source": e.repository, "navigate": e.live}.get(st.kind)
+    if address:  # "Widgeteer source code", "where can I try it": the address asked for, then the overview
+        where = "Its code is public" if st.kind == "source" else "It runs live"
+        st.say(f"{where}: {address}.", st.read_entity(e, facts))
     if role is not None:  # an organisation's overview lists what she made there
         made = st.run("during_role", {"role": role.iri})
         st.listed += [row["work"].value for row in made.rows if row["how"].value.startswith("made")]
@@ -189,6 +198,24 @@ def entity_answer(st: State) -> bool:
             st.exact = False
             return True
     st.say(f"{e.label}: {e.description}" if e.description else e.label, st.read_entity(e, facts))
+    return True
+
+
+def _stack_of_category(st: State, e: Entity, category: str) -> bool:
+    """The skills of one category a work is built with ("which database does Widgeteer use"), or that it uses
+    none of them, from the work's stack."""
+    run = st.run("stack", {"work": e.iri})
+    rows = [r for r in run.rows if r["category"].value == category]
+    label, many = st.engine.class_labels[category]
+    st.plan.route = "stack"
+    st.exact = True
+    skills = [str(r["skill"].label) for r in rows]
+    st.listed = [e.iri, *column_iris(run, "skill")] if not rows else [e.iri, *(r["skill"].value for r in rows)]
+    if skills:
+        text = f"{e.display} uses {plural(len(skills), label.lower(), many.lower())}: {names(skills, 12)}."
+    else:
+        text = f"The graph records no {label.lower()} in {e.display}'s stack."
+    st.say(text, st.read_query(run, ", ".join(skills) or "none of that category"))
     return True
 
 

@@ -19,18 +19,20 @@ def define(st: State) -> bool:
     st.plan.route = "definition"
     st.exact = True
     st.listed = [e.iri]
+    expansion = st.engine.expansions.get(e.iri)
+    name = f"{e.label} ({expansion})" if expansion else e.label  # "GTFS (General Transit Feed Specification)"
     if e.kind in CONCEPTS:
         run = st.run("definition", {"concept": e.iri})
         ref = st.read_query(run, e.description)
         row = run.rows[0] if run.rows else {}
         text = row["description"].value if "description" in row else e.description
-        st.say(f"{e.label}: {text}", ref)
+        st.say(f"{name}: {text}", ref)
         n = int(row["works"].value) if "works" in row else 0
         if n:
             st.say(f"{plural(n, 'work', 'works')} in the portfolio {'uses' if n == 1 else 'use'} it.", ref)
     else:
         run = st.run("facts", {"entity": e.iri})
-        st.say(f"{e.label}: {e.description}", st.read_entity(e, run))
+        st.say(f"{name}: {e.description}", st.read_entity(e, run))
     return True
 
 
