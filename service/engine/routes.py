@@ -11,10 +11,11 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from service.engine.catalog import Entity
+from service.engine.intents import contains
 from service.engine.retrieve import PassageHit, best_passage_for
 from service.engine.state import State
 from service.queries import QueryRun
-from service.text import terms
+from service.text import stem, terms
 
 VERB = {"skill": "use", "theme": "sit under", "technique": "implement", "dataset": "use"}
 
@@ -219,14 +220,31 @@ def _stack_of_category(st: State, e: Entity, category: str) -> bool:
     return True
 
 
+def _cued_section(st: State, e: Entity) -> PassageHit | None:
+    """ "What did the Widget paper find": the opening of the section a cue of the question asks for ("Findings",
+    intents.yaml section_asked_by), other than how and why, which the explain branch answers."""
+    intents, index = st.engine.intents, st.engine.passages
+    wanted = {stem(w) for kind, asked_by in intents.section_asked_by.items() if kind not in ("how", "why")
+              and any(contains(st.said, p) for p in asked_by) for w in intents.sections.get(kind, ())}  # fmt: skip
+    if not wanted:
+        return None
+    for doc in index.article_docs.get(e.name, ()):
+        if wanted & index.section_terms[doc]:
+            return PassageHit(index.docs[doc], 0.0)
+    return None
+
+
 def _section_asked(st: State, e: Entity) -> PassageHit | None:
     """The section of a named thing's article holding what the question asks of it beyond its name (two or more
     words the overview does not hold), when its lead does not."""
+    engine = st.engine
+    cued = _cued_section(st, e)
+    if cued is not None:
+        return cued
     own = {t for m in st.linked.mentions if e.iri in m.iris for t in terms(m.text)}
-    inner = tuple(t for t in st.terms if t not in own and t not in st.engine.accounted)
+    inner = tuple(t for t in st.terms if t not in own and t not in engine.accounted)
     if len(inner) < 2:
         return None
-    engine = st.engine
     hit = best_passage_for(engine.passages, e.name, inner, engine.synonyms, engine.weights["article"])
     lead = engine.passages.leads.get(e.name)
     if hit is None or lead is None or hit.passage.id == lead.id:
