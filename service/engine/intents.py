@@ -7,6 +7,7 @@ a task (what the visitor wants to do), an operation (the shape of the answer) an
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -150,6 +151,11 @@ class Intents:
         self.section_asked_by: dict[str, list[tuple[str, ...]]] = {
             k: [(k,), *phrases((spec.get("section_asked_by") or {}).get(k))] for k in self.sections}
         self.name_cues_after: list[str] = list(spec.get("name_cues_after") or [])
+        # "I'm organising a conference - what talks has she given?": what the visitor says of themselves, up to
+        # the first dash, colon, semicolon or comma, is no part of the question
+        starts = "|".join(re.escape(p).replace("\\ ", r"\s+") for p in spec.get("visitor_prefaces") or [])
+        self.preface = re.compile(rf"^\s*(?:{starts})\b[^-–—:;,?]{{0,80}}[-–—:;,]\s*(?=\S+\s+\S)", re.I) \
+            if starts else None  # fmt: skip
         self.verb_markers: list[str] = list(spec.get("verb_markers") or [])
         self.name_frames: list[str] = list(spec.get("name_frames") or [])
 

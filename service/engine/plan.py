@@ -61,6 +61,8 @@ class Planner:
         today = today or date.today()
         text = " ".join(question.split())[:MAX_QUESTION]
         plan = Plan(question=question, normalized=text)
+        preface = self.engine.intents.preface
+        text = preface.sub("", text, count=1) if preface is not None else text
         if isinstance(previous, str):
             previous = self.plan(previous, today=today) if previous.strip() else None
         plan.previous = previous.question if previous else None
