@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
+from service.engine.intents import contains
 from service.engine.routes import answer_limit, labels, month, names, plural, say_role, when
 from service.engine.state import State
 from service.queries import QueryRun
@@ -88,6 +89,9 @@ def career(st: State) -> bool:
     )
     if not asked or st.kind in SKIP or st.authored_key is not None:
         return False
+    sequence = st.has("before") or st.has("after")  # "what came after Acme" is the next role
+    if named and not sequence and any(contains(st.said, key) for key, _ in st.engine.relations):
+        return False  # "the lab is part of which university": the relation named, not the roles there
     person = st.engine.by_name.get(st.engine.kb.site.person)
     career_params = {"person": person.iri if person else ""}
     if places:
