@@ -247,6 +247,13 @@ def period(st: State) -> bool:
     st.plan.route = "works_in_period"
     st.exact = True
     span = when(st.period.start, st.period.end)
+    short = (st.period.end - st.period.start).days < int(st.engine.weights["dates"]["events_first_under"])
+    if state == "active" and short:  # "anything happen in March 2024": after the key works, what began, ended
+        # or was given in it comes before what merely went on
+        keys = [i for i in iris if st.engine.entities.get(i) and st.engine.entities[i].tier == 1]
+        happened = [i for i in iris if i not in keys and (_dated_in(st, i, "start", start, end)
+                                                         or _dated_in(st, i, "end", start, end))]  # fmt: skip
+        iris = st.listed = keys + happened + [i for i in iris if i not in keys and i not in happened]
     if iris:
         st.say(
             f"{plural(len(iris), one, many)} {state} {span}. {key_first(st, iris)}".strip(),
