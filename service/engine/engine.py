@@ -187,7 +187,9 @@ class Engine:
         # ("programing languages" -> "programming" even when no article says "programming")
         name_words = set(linker.vocabulary) | {w for key in classes for w in key}
         name_words |= {w for key, _ in relations for w in key}  # "predecesor" -> "predecessor"
-        passage_words += [w for w in name_words for _ in range(int(weights["spelling"]["settled"]))]
+        # ...and the words questions ask with: "mastres" -> "masters", a cue of the career rule
+        cue_words = {w for w in intents.cue_words if w.isalpha()} - name_words
+        passage_words += [w for w in name_words | cue_words for _ in range(int(weights["spelling"]["settled"]))]
         protected = set(linker.vocabulary) | set(stopwords) | {w for a in absent_names for w in words(a)}
         for spec in language["intents"].values():
             protected |= _all_words(spec)
