@@ -85,7 +85,7 @@ def career(st: State) -> bool:
         or (places and (st.has("doing") or st.has("making")))  # "what was she doing in Madrid", "built in Madrid"
         or (st.has("education") and not works)  # "which university did she go to"
         or ((named or places) and st.period is None and (st.has("before") or st.has("after")))  # "the role after
-        # Acme", "before Berlin"
+        # Acme", "before Madrid"
     )
     if not asked or st.kind in SKIP or st.authored_key is not None:
         return False
@@ -97,7 +97,7 @@ def career(st: State) -> bool:
     if places:
         run = st.run("place_roles", {"place": places[0].iri})
         rows, opening = run.rows, f"In {places[0].label}"
-        if rows and st.period is None and (st.has("before") or st.has("after")):  # "where was she before Berlin"
+        if rows and st.period is None and (st.has("before") or st.has("after")):  # "where was she before Madrid"
             here = {r["role"].value for r in rows}
             all_roles = st.run("career", career_params)
             anchor = sorted((r for r in all_roles.rows if r["role"].value in here), key=lambda r: r["roleStart"].value)

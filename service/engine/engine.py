@@ -102,7 +102,7 @@ class Engine:
                 continue
             (urls if row["kind"].value == "url" else graph_names)[row["name"].value].add(iri)
             if row["kind"].value == "alt" and spells(entities[iri].label, row["name"].value):
-                expansions.setdefault(iri, row["name"].value)  # "GTFS": "General Transit Feed Specification"
+                expansions.setdefault(iri, row["name"].value)  # "SQL": "Structured Query Language"
         person = by_name.get(kb.site.person)
         voice = Voice.of(
             kb.site.to_json(),

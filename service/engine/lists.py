@@ -22,6 +22,7 @@ from service.engine.routes import (
 )
 from service.engine.state import State
 from service.engine.texts import described_among
+from service.text import terms
 
 
 def pivot(st: State) -> bool:
@@ -219,7 +220,7 @@ def period(st: State) -> bool:
         return False
     role = role_named(st)
     if role is not None and st.period is None and (st.has("during") or st.kind in ("fact", "search", "list")):
-        return during_role(st, role)
+        return during_role(st, role, of_kind_only=True)
     if st.period is None:
         return False
     outside = [t.word for t in tokenize(st.plan.normalized.lower().replace(st.period.text, " "))]
@@ -281,14 +282,16 @@ def _dated_in(st: State, iri: str, field_name: str, start: str, end: str) -> boo
 
 
 def class_list(st: State, found: tuple[str, str] | None = None, *, counting: bool = False) -> bool:
+    at = [e for e in st.entities if e.kind != "person"]  # "talks she gave at the Widget Meetup"
     if found is None:
-        if any(e.kind != "person" for e in st.entities):
+        if any(e.kind not in ("organisation", "place") for e in at):
             return False
         found = st.class_named()
         if found is None or found[0].endswith(GENERAL_KINDS):
             return False
     iri, kind = found
     label, many = st.engine.class_labels[iri]
+    mark = st.checkpoint()
     st.exact = True
     if kind == "class":
         run = st.run("class_list", {"class": iri})
@@ -296,13 +299,24 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
         st.listed = iris
         st.plan.route = "class_list"
         ref = st.read_query(run, ", ".join(labels(st, iris[:10])))
-        narrowed = described_among(st, iris, tuple(st.ask())) if not counting else []
-        if narrowed:  # "his talk at Oxidise Embedded", "the workshop at the makerspace": the ones so described
+        named = {t for e in at for t in terms(e.label) if t not in st.engine.stopwords}
+        words = (*st.ask(), *sorted(named))
+        narrowed = described_among(st, iris, tuple(dict.fromkeys(words))) if not counting else []
+        # "talks at the Widget Meetup": those whose description names the place or organisation, all of it
+        narrowed = [w for w in narrowed if named <= set(terms(f"{w.label} {w.description}"))]
+        if narrowed:  # "his talk at Widgetconf", "the workshop at the makerspace": the ones so described
             e = narrowed[0]
-            st.listed = [w.iri for w in narrowed] + [i for i in iris if i not in {w.iri for w in narrowed}]
+            st.listed = [w.iri for w in narrowed] + [e.iri for e in at]  # then the place or organisation named
+            st.listed += [i for i in iris if i not in st.listed]
             st.subject = e.iri
+            if len(narrowed) > 1 or st.has("count"):  # "how many talks at the meetup": the number first
+                st.say(f"{plural(len(narrowed), label.lower(), many.lower())} so described: "
+                       f"{names(labels(st, st.listed[: len(narrowed)]), answer_limit(st))}.", ref)  # fmt: skip
             st.say(f"{e.label}: {e.description}", st.read_entity(e, st.run("facts", {"entity": e.iri})))
             return True
+        if at:
+            st.rollback(mark)
+            return False
         st.say(f"The graph lists {plural(len(iris), label.lower(), many)}.", ref)
         if iris:
             st.say(f"Key work first: {names(labels(st, iris), answer_limit(st))}.", ref)

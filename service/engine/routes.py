@@ -102,7 +102,9 @@ def role_named(st: State) -> Entity | None:
     return None
 
 
-def during_role(st: State, role: Entity) -> bool:
+def during_role(st: State, role: Entity, *, of_kind_only: bool = False) -> bool:
+    """The works made during a role (of the kind named, if any); with `of_kind_only`, no answer when none of them
+    is of that kind, so that a later branch may find the ones described there ("talks at the meetup")."""
     run = st.run("during_role", {"role": role.iri})
     iris = column_iris(run, "work")
     made = [row["work"].value for row in run.rows if row["how"].value.startswith("made")]
@@ -114,6 +116,8 @@ def during_role(st: State, role: Entity) -> bool:
         label, many = st.engine.class_labels[kind[0]]
         of_kind = (label.lower(), many.lower())
         none_of_kind = not any(i in members for i in made)
+        if none_of_kind and of_kind_only:
+            return False
         if not none_of_kind:
             made, iris = [i for i in made if i in members], [i for i in iris if i in members]
     st.listed = made + [i for i in iris if i not in made]

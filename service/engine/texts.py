@@ -20,7 +20,7 @@ def define(st: State) -> bool:
     st.exact = True
     st.listed = [e.iri]
     expansion = st.engine.expansions.get(e.iri)
-    name = f"{e.label} ({expansion})" if expansion else e.label  # "GTFS (General Transit Feed Specification)"
+    name = f"{e.label} ({expansion})" if expansion else e.label  # "SQL (Structured Query Language)"
     if e.kind in CONCEPTS:
         run = st.run("definition", {"concept": e.iri})
         ref = st.read_query(run, e.description)
@@ -128,7 +128,7 @@ def described_works(st: State, among: set[str] | None = None) -> list[Entity]:
 
 def described_among(st: State, among: list[str], words: tuple[str, ...]) -> list[Entity]:
     """The works `among` those given whose graph description (with their names) holds at least the answer floor
-    of `words`, best first: "his talk at Oxidise Embedded" among the talks."""
+    of `words`, best first: "his talk at Widgetconf" among the talks."""
     if not words:
         return []
     ranked = described_works(st, set(among))
