@@ -244,6 +244,7 @@ class Engine:
         generic = intents.filler | intents.topic_words | neutral
         generic |= {stem(w) for w in generic}
         accounted = set(stopwords) | generic | intents.cue_words
+        accounted |= {w for phrases_ in intents.section_asked_by.values() for p in phrases_ for w in p}  # "accurate"
         accounted |= _all_words([spec.get(k) for k in ("name_cues", "name_cues_after", "verb_markers")])
         accounted |= _all_words(references) | {w for key in classes for w in key}
         accounted |= {stem(w) for w in accounted}

@@ -224,7 +224,7 @@ def _stack_of_category(st: State, e: Entity, category: str) -> bool:
     return True
 
 
-def _cued_section(st: State, e: Entity) -> PassageHit | None:
+def cued_section(st: State, e: Entity) -> PassageHit | None:
     """ "What did the Widget paper find": the opening of the section a cue of the question asks for ("Findings",
     intents.yaml section_asked_by), other than how and why, which the explain branch answers."""
     intents, index = st.engine.intents, st.engine.passages
@@ -242,7 +242,7 @@ def _section_asked(st: State, e: Entity) -> PassageHit | None:
     """The section of a named thing's article holding what the question asks of it beyond its name (two or more
     words the overview does not hold), when its lead does not."""
     engine = st.engine
-    cued = _cued_section(st, e)
+    cued = cued_section(st, e)
     if cued is not None:
         return cued
     own = {t for m in st.linked.mentions if e.iri in m.iris for t in terms(m.text)}

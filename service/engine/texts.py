@@ -107,6 +107,9 @@ def best_passage(st: State, part: tuple[Entity, set[str]] | None = None) -> Pass
             return max(found, key=lambda h: (h.score, h.passage.id))
     for e in st.entities:  # in its own article a name says nothing: the rest of the question picks the section
         if e.has_article:
+            cued = routes.cued_section(st, e)  # "how accurate did Widgeteer get": its results, whatever the words
+            if cued is not None:
+                return cued
             hit = best_passage_for(st.engine.passages, e.name, _inner(st, e), st.engine.synonyms, weights, prefer)
             if hit is not None and (hit.score > 0 or not st.hits):
                 return hit
