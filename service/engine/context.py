@@ -43,9 +43,13 @@ def resolve(engine: Engine, question: str, previous: Plan) -> str:
                     return f"tell me about {pick.label}"
                 return question.replace(found.group(), pick.label)
 
-    # "the second one": a result of the previous plan, by position
+    # "the second one": a result of the previous plan, by position, among those listed after the thing asked about
+    # ("Rust projects" lists Rust, then its works: the second one is the second work)
     m = _phrase_pattern(list(ordinals))
-    if m is not None and previous.results and not linked.entities:
+    results = previous.results
+    if len(results) > 1 and results[0].iri == previous.entity:
+        results = results[1:]
+    if m is not None and results and not linked.entities:
         found = m.search(question)
         rest = [t.word for t in tokenize(question.replace(found.group(), " "))] if found else []
         if found and len(found.group().split()) == 1 and not all(w in _ONLY_POINTING for w in rest):
@@ -53,9 +57,9 @@ def resolve(engine: Engine, question: str, previous: Plan) -> str:
         if found:
             word = next(w for w in found.group().lower().split() if w in ordinals)
             n = ordinals[word]
-            index = n - 1 if n > 0 else len(previous.results) + n
-            if 0 <= index < len(previous.results):
-                label = previous.results[index].label
+            index = n - 1 if n > 0 else len(results) + n
+            if 0 <= index < len(results):
+                label = results[index].label
                 if all(w in _ONLY_POINTING for w in rest):
                     return f"tell me about {label}"
                 return question.replace(found.group(), label)
