@@ -11,7 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 from service.engine.career import role_text
-from service.engine.routes import answer_limit, column_iris, labels, names
+from service.engine.routes import answer_limit, column_iris, labels, month, names
 from service.engine.state import State
 from service.queries import QueryRun
 
@@ -170,6 +170,7 @@ def canned_route(st: State, route: str) -> bool:
         latest = run.rows[0]["last"].value[:7] if run.rows else ""
         if latest:
             st.say(f"The latest activity in the graph is from {latest}.", ref)
+        _roles_now(st)
     elif route == "key_works":
         run = st.run("key_works")
         st.listed = column_iris(run, "work")
@@ -199,3 +200,18 @@ def canned_route(st: State, route: str) -> bool:
     return True
 
 
+def _roles_now(st: State) -> None:
+    """ "What is she doing now": the roles held today, jobs first."""
+    person = st.engine.by_name.get(st.engine.kb.site.person)
+    run = st.run("career", {"person": person.iri if person else ""})
+    today = st.today.isoformat()
+    now = [r for r in run.rows if "roleEnd" not in r or r["roleEnd"].value[:10] >= today]
+    now.sort(key=lambda r: r["education"].value == "true")
+    if not now:
+        st.plan.sparql.pop()
+        return
+    held = [f"{r['role'].label} (since {month(r['roleStart'].value)})" for r in now]
+    st.say(f"{st.voice.f['Their']} roles now: {names(held, 4)}.", st.read_query(run, "; ".join(held)))
+    roles = [r["role"].value for r in now]
+    # "what is she doing now" asks for the roles first; "what is she working on" for the works
+    st.listed = [*roles, *st.listed] if st.has("doing_now") else [*st.listed, *roles]

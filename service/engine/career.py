@@ -261,6 +261,7 @@ def _finish(st: State, run: QueryRun, rows: list[dict[str, Any]]) -> None:
                     f"{names(labels(st, found), answer_limit(st))}.",
                     st.read_query(made, ", ".join(labels(st, found[:10]))),
                 )
-    st.listed = list(dict.fromkeys(works + held)) if works else held
+    # the works made in the roles first, unless the roles are what is counted ("how many works came out of it")
+    st.listed = list(dict.fromkeys((held + works) if st.has("count") else (works + held))) if works else held
     if len(rows) == 1 and not works:  # one role: what it was, in the graph's words ("article search, ranking")
         say_role(st, st.engine.entities.get(rows[0]["role"].value))
