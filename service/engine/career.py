@@ -138,9 +138,12 @@ def career(st: State) -> bool:
         run = st.run("career", career_params)
         kind = "studies" if st.has("study") and not st.has("job") else "roles"
         rows, opening = run.rows, f"{st.voice.f['Their']} {kind}, most recent first"
+        titled = _titled(st, run.rows)  # "when did he intern": the roles whose title says so
+        if titled:
+            rows, opening = titled, "Roles" if len(titled) > 1 else "Role"
     elif st.has("where") and not named:  # "where has she lived", "which cities has he worked in"
-        run = st.run("career", career_params)
-        return _places(st, run, _kind_asked(st, run.rows), career_params)
+        run = st.run("career", career_params)  # "where did he intern": the roles whose title says so, if any
+        return _places(st, run, _titled(st, run.rows) or _kind_asked(st, run.rows), career_params)
     else:
         run = st.run("career", career_params)
         rows = _titled(st, run.rows)  # "did he ever do an internship": the roles whose title says so

@@ -95,12 +95,16 @@ class Engine:
 
         graph_names: dict[str, set[str]] = defaultdict(set)
         expansions: dict[str, str] = {}
+        title_articles = {str(w).lower() for w in extra["intents"].get("title_articles") or []}
         urls: dict[str, set[str]] = defaultdict(set)
         for row in kb.catalog.run(routes["routes"]["names"], row_cap=1_000_000).rows:
             iri = row["entity"].value
             if iri not in entities:
                 continue
             (urls if row["kind"].value == "url" else graph_names)[row["name"].value].add(iri)
+            first, _, rest = row["name"].value.partition(" ")
+            if row["kind"].value != "url" and first.lower() in title_articles and len(rest.split()) >= 2:
+                graph_names[rest].add(iri)  # "A Field Guide to X" is asked as "the field guide to X"
             if row["kind"].value == "alt" and spells(entities[iri].label, row["name"].value):
                 expansions.setdefault(iri, row["name"].value)  # "SQL": "Structured Query Language"
         person = by_name.get(kb.site.person)

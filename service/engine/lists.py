@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from service.engine.catalog import CONCEPTS
 from service.engine.link import Mention, tokenize
 from service.engine.retrieve import best_passage_for
@@ -312,7 +314,12 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
             if len(narrowed) > 1 or st.has("count"):  # "how many talks at the meetup": the number first
                 st.say(f"{plural(len(narrowed), label.lower(), many.lower())} so described: "
                        f"{names(labels(st, st.listed[: len(narrowed)]), answer_limit(st))}.", ref)  # fmt: skip
-            st.say(f"{e.label}: {e.description}", st.read_entity(e, st.run("facts", {"entity": e.iri})))
+            facts = st.run("facts", {"entity": e.iri})
+            st.say(f"{e.label}: {e.description}", st.read_entity(e, facts))
+            if st.has("time") and e.start:  # "the bat detector workshop: where and when?"
+                began = date.fromisoformat(e.start[:10])
+                finished = date.fromisoformat(e.end[:10]) if e.end else began
+                st.say(f"{e.display} is dated {when(began, finished)}.", st.read_entity(e, facts))
             return True
         if at:
             st.rollback(mark)

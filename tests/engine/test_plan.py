@@ -85,7 +85,8 @@ def test_two_turn_context(planner: Planner) -> None:
     assert follow.route == "stack" and follow.entity == ID + "Lantern"
     listing = planner.plan("Rust projects", today=TODAY)
     second = planner.plan("and the second one?", previous=listing, today=TODAY)
-    assert second.entity == listing.results[1].iri
+    # the list names Rust first, then its works: "the second one" is the second work
+    assert listing.results[0].iri == ID + "Rust" and second.entity == listing.results[2].iri
     other = planner.plan("and Go?", previous="Rust projects", today=TODAY)
     assert other.normalized == "Go projects" and other.entity == ID + "Go"
 
