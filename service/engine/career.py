@@ -243,7 +243,20 @@ def _titled(st: State, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         title = [t for t in terms(r["roleLabel"].value) if t not in own and len(t) >= 4]
         if any(a == t or (len(a) >= 5 and len(t) >= 5 and a[:5] == t[:5]) for a in asked for t in title):
             out.append(r)
-    return out
+    if out:
+        return out
+    # "when did she do her undergraduate degree": the role whose graph description holds a word asked, a word no
+    # other role's description holds
+    unasked = st.engine.generic | st.engine.stopwords | {t for m in st.linked.mentions for t in terms(m.text)}
+    said = {r["role"].value: set(terms(e.description)) for r in rows
+            if (e := st.engine.entities.get(r["role"].value)) is not None}  # fmt: skip
+    for a in asked:
+        if a in unasked:
+            continue
+        holding = [r for r in rows if a in said.get(r["role"].value, set())]
+        if len(holding) == 1:
+            return holding
+    return []
 
 
 def _finish(st: State, run: QueryRun, rows: list[dict[str, Any]]) -> None:
