@@ -44,9 +44,12 @@ def dates(st: State) -> bool:
         span = f"since {month(start)}, and it is still going"
     verb = "was given" if end and start[:10] == end[:10] and "Talk" in e.classes else "ran"
     text = f"{e.display} {verb} {span}." if end else f"{e.display} has run {span}."
-    if published:
+    given = verb == "was given"
+    if published and not (given and published[:7] == start[:7]):  # a talk is published when it is given
         venue = f" in {values['venue']}" if values.get("venue") else ""
         text += f" It was published in {month(published)}{venue}."
+    if st.has("where") and e.description:  # "where and when did she give the talk": its description says where
+        text += f" {e.description}"
     st.plan.route = "dates"
     st.exact = True
     st.listed = [e.iri]
