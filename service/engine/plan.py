@@ -280,7 +280,8 @@ class Planner:
         if self.engine.opinion.found_in(st.said) or st.out_of_scope():
             st.plan.route = "off_topic"
             return True
-        if not st.entities and self.engine.unnamed_opinion.found_in(st.said):
+        if all(e.kind == "person" for e in st.entities) and self.engine.unnamed_opinion.found_in(st.said):
+            # "what does Ada think about remote work": the owner named, and nothing the site knows
             st.plan.route = "off_topic"
             return True
         general = bool(st.entities) and all(e.kind in CONCEPTS for e in st.entities)

@@ -33,7 +33,21 @@ def define(st: State) -> bool:
     else:
         run = st.run("facts", {"entity": e.iri})
         st.say(f"{name}: {e.description}", st.read_entity(e, run))
+    _as_named(st, e)
     return True
+
+
+def _as_named(st: State, e: Entity) -> None:
+    """ "What's Q15?", a name of a concept that its label does not hold: the passage of its article that uses
+    that name, after what the graph says of the concept."""
+    label = set(terms(f"{e.label} {e.short or ''}"))
+    asked = {t for m in st.linked.mentions if e.iri in m.iris for t in terms(m.text)} - label
+    if not asked or not e.has_article:
+        return
+    weights = st.engine.weights["article"]
+    hit = best_passage_for(st.engine.passages, e.name, tuple(sorted(asked)), st.engine.synonyms, weights)
+    if hit is not None and asked <= st.engine.passages.passage_terms(hit.passage):
+        st.say(hit.passage.text, st.read_passage(hit))
 
 
 def explain(st: State) -> bool:
