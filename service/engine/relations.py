@@ -115,9 +115,13 @@ def of_kind(st: State) -> bool:
     e = ents[0]
     if e.kind != "work" or kind[0].rsplit("#", 1)[-1] in e.classes:  # "the Widgeteer library" is Widgeteer itself
         return False
+    mark = st.checkpoint()
     members, of_kind_iris = class_members(st, kind[0])
     run = st.run("neighbours", {"entity": e.iri})
     found = list(dict.fromkeys(r["neighbour"].value for r in run.rows if r["neighbour"].value in of_kind_iris))
+    if not found and any(r["property"].value.endswith("#venue") for r in st.run("facts", {"entity": e.iri}).rows):
+        st.rollback(mark)  # "which workshop was the paper in": its venue, not the talks related to it
+        return False
     label, many = st.engine.class_labels[kind[0]]
     st.plan.route = "relation"
     st.exact = True
