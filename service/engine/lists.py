@@ -392,6 +392,14 @@ def concept_works(st: State) -> bool:
     iris = column_iris(run, "work")
     if not iris:
         return False
+    kind = st.class_named()
+    noun = ("work", "works")
+    if kind is not None and kind[1] == "class" and not kind[0].endswith(GENERAL_KINDS):
+        _, members = class_members(st, kind[0])  # "the talk on forward chaining": the talks among its works
+        if any(i in members for i in iris):
+            iris = [i for i in iris if i in members]
+            one, many = st.engine.class_labels[kind[0]]
+            noun = (one.lower(), many.lower())
     st.listed = [e.iri, *iris]  # what was asked about, then the works, as a relation lists them
     st.plan.route = "concept_works"
     st.exact = True
@@ -400,7 +408,7 @@ def concept_works(st: State) -> bool:
         st.say(f"{e.label}: {e.description}", st.read_entity(e, st.run("facts", {"entity": e.iri})))
     ref = st.read_query(run, ", ".join(labels(st, iris[:10])))
     among = key_first(st, iris)
-    st.say(f"{plural(len(iris), 'work', 'works')} {verb + 's' if len(iris) == 1 else verb} {e.display}. {among}", ref)
+    st.say(f"{plural(len(iris), *noun)} {verb + 's' if len(iris) == 1 else verb} {e.display}. {among}", ref)
     if e.has_article and st.kind in ("explain", "search", "entity"):
         weights = st.engine.weights["article"]
         hit = best_passage_for(st.engine.passages, e.name, st.terms, st.engine.synonyms, weights)

@@ -48,7 +48,7 @@ def dates(st: State) -> bool:
     if published and not (given and published[:7] == start[:7]):  # a talk is published when it is given
         venue = f" in {values['venue']}" if values.get("venue") else ""
         text += f" It was published in {month(published)}{venue}."
-    if st.has("where") and e.description:  # "where and when did she give the talk": its description says where
+    if (st.has("where") or "Talk" in e.classes) and e.description:  # a talk's description says where (and when)
         text += f" {e.description}"
     st.plan.route = "dates"
     st.exact = True

@@ -129,6 +129,8 @@ def during_role(st: State, role: Entity, *, of_kind_only: bool = False) -> bool:
         say_role(st, role)
     if not st.has("making") or st.has("count"):  # ... and "how many works came out of it" is about the role
         st.listed.insert(0, role.iri)
+    else:  # "what did he build at Acme": the works made, then the role they were made in
+        st.listed.insert(len(made), role.iri)
     if made and of_kind is not None and not none_of_kind:
         st.say(f"As {role.label} ({when}) {st.voice.short} made {plural(len(made), *of_kind)}: "
                f"{names(labels(st, made), answer_limit(st))}.", ref)  # fmt: skip
