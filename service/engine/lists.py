@@ -15,6 +15,7 @@ from service.engine.routes import (
     column_iris,
     during_role,
     key_first,
+    kind_of_work_named,
     labels,
     month,
     names,
@@ -233,11 +234,11 @@ def period(st: State) -> bool:
     roles = st.run("period_roles", {"start": start, "end": end})
     iris = column_iris(works, "work")
     one, many = "work was", "works were"
-    kind = st.class_named()
-    if kind is not None and kind[1] == "class" and not kind[0].endswith(GENERAL_KINDS):  # "talks in 2022"
-        members, of_kind = class_members(st, kind[0])
+    kind = kind_of_work_named(st)
+    if kind is not None:  # "talks in 2022"
+        members, of_kind = class_members(st, kind)
         iris = [i for i in iris if i in of_kind]
-        label, plural_label = st.engine.class_labels[kind[0]]
+        label, plural_label = st.engine.class_labels[kind]
         one, many = f"{label.lower()} was", f"{plural_label.lower()} were"
         st.read_query(members, ", ".join(labels(st, iris[:10])))
     state = "active"
@@ -392,13 +393,13 @@ def concept_works(st: State) -> bool:
     iris = column_iris(run, "work")
     if not iris:
         return False
-    kind = st.class_named()
+    kind = kind_of_work_named(st)
     noun = ("work", "works")
-    if kind is not None and kind[1] == "class" and not kind[0].endswith(GENERAL_KINDS):
-        _, members = class_members(st, kind[0])  # "the talk on forward chaining": the talks among its works
+    if kind is not None:
+        _, members = class_members(st, kind)  # "the talk on forward chaining": the talks among its works
         if any(i in members for i in iris):
             iris = [i for i in iris if i in members]
-            one, many = st.engine.class_labels[kind[0]]
+            one, many = st.engine.class_labels[kind]
             noun = (one.lower(), many.lower())
     st.listed = [e.iri, *iris]  # what was asked about, then the works, as a relation lists them
     st.plan.route = "concept_works"

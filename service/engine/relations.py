@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import date
 
 from service.engine.intents import contains
-from service.engine.routes import GENERAL_KINDS, class_members, labels, month, names, plural
+from service.engine.routes import class_members, kind_of_work_named, labels, month, names, plural
 from service.engine.state import State
 
 SKIP = ("define", "navigate", "source", "contact", "stack")
@@ -107,22 +107,22 @@ def of_kind(st: State) -> bool:
     """ "has he given a talk about Widgeteer", "papers about Gadgeteer": the works of the kind named that the one
     thing named is related to in the graph, through any property, either way."""
     ents = [e for e in st.entities if e.kind != "person"]
-    kind = st.class_named()
-    if len(ents) != 1 or kind is None or kind[1] != "class" or kind[0].endswith(GENERAL_KINDS):
+    kind = kind_of_work_named(st)
+    if len(ents) != 1 or kind is None:
         return False
     if st.kind in SKIP or st.kind == "explain":  # "why does Widgeteer classify on the device": not devices
         return False
     e = ents[0]
-    if e.kind != "work" or kind[0].rsplit("#", 1)[-1] in e.classes:  # "the Widgeteer library" is Widgeteer itself
+    if e.kind != "work" or kind.rsplit("#", 1)[-1] in e.classes:  # "the Widgeteer library" is Widgeteer itself
         return False
     mark = st.checkpoint()
-    members, of_kind_iris = class_members(st, kind[0])
+    members, of_kind_iris = class_members(st, kind)
     run = st.run("neighbours", {"entity": e.iri})
     found = list(dict.fromkeys(r["neighbour"].value for r in run.rows if r["neighbour"].value in of_kind_iris))
     if not found and any(r["property"].value.endswith("#venue") for r in st.run("facts", {"entity": e.iri}).rows):
         st.rollback(mark)  # "which workshop was the paper in": its venue, not the talks related to it
         return False
-    label, many = st.engine.class_labels[kind[0]]
+    label, many = st.engine.class_labels[kind]
     st.plan.route = "relation"
     st.exact = True
     st.listed = [*found, e.iri]

@@ -41,6 +41,12 @@ GENERAL_KINDS = ("#Work", "#Project", "#Software")  # kinds of work too broad to
 BROAD_CATEGORIES = ("#Tool",)  # "the tools used for Widgeteer" asks for its whole stack, not its tools alone
 
 
+def kind_of_work_named(st: State) -> str | None:
+    """The kind of work the question names ("talks", "games"), unless it is too broad to narrow a list by."""
+    kind = st.class_named()
+    return kind[0] if kind is not None and kind[1] == "class" and not kind[0].endswith(GENERAL_KINDS) else None
+
+
 def class_members(st: State, iri: str) -> tuple[QueryRun, set[str]]:
     """The works of a kind of work (the class_list route), as a run and as a set of IRIs."""
     run = st.run("class_list", {"class": iri})
@@ -108,12 +114,12 @@ def during_role(st: State, role: Entity, *, of_kind_only: bool = False) -> bool:
     run = st.run("during_role", {"role": role.iri})
     iris = column_iris(run, "work")
     made = [row["work"].value for row in run.rows if row["how"].value.startswith("made")]
-    kind = st.class_named()
+    kind = kind_of_work_named(st)
     of_kind: tuple[str, str] | None = None  # the kind of work asked for, and whether any was made in the role
     none_of_kind = False
-    if kind is not None and kind[1] == "class" and not kind[0].endswith(GENERAL_KINDS):
-        _, members = class_members(st, kind[0])  # "the talks she gave at the meetup": those of the kind only
-        label, many = st.engine.class_labels[kind[0]]
+    if kind is not None:
+        _, members = class_members(st, kind)  # "the talks she gave at the meetup": those of the kind only
+        label, many = st.engine.class_labels[kind]
         of_kind = (label.lower(), many.lower())
         none_of_kind = not any(i in members for i in made)
         if none_of_kind and of_kind_only:
@@ -173,9 +179,8 @@ def entity_answer(st: State) -> bool:
     st.listed = [e.iri]
     st.exact = True
     category = st.class_named() if e.kind == "work" else None
-    if category is not None and category[1] == "category" and not category[0].endswith(BROAD_CATEGORIES) \
-            and _stack_of_category(st, e, category[0]):  # fmt: skip
-        return True  # "what database does Widgeteer use"
+    if category is not None and category[1] == "category" and not category[0].endswith(BROAD_CATEGORIES):
+        return _stack_of_category(st, e, category[0])  # "what database does Widgeteer use"
     if st.kind == "stack" and e.kind == "work":
         run = st.run("stack", {"work": e.iri})
         st.plan.route = "stack"
