@@ -202,10 +202,7 @@ def canned_route(st: State, route: str) -> bool:
 
 def _roles_now(st: State) -> None:
     """ "What is she doing now": the roles held today, jobs first."""
-    person = st.engine.by_name.get(st.engine.kb.site.person)
-    run = st.run("career", {"person": person.iri if person else ""})
-    today = st.today.isoformat()
-    now = [r for r in run.rows if "roleEnd" not in r or r["roleEnd"].value[:10] >= today]
+    run, now = _current(st)
     now.sort(key=lambda r: r["education"].value == "true")
     if not now:
         st.plan.sparql.pop()

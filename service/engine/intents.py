@@ -159,6 +159,10 @@ class Intents:
         self.verb_markers: list[str] = list(spec.get("verb_markers") or [])
         self.name_frames: list[str] = list(spec.get("name_frames") or [])
 
+    def sections_asked(self, words: Sequence[str]) -> list[str]:
+        """The kinds of section (intents.yaml sections) the words ask for: "why", "results" for "how accurate"."""
+        return [kind for kind, asked_by in self.section_asked_by.items() if any(contains(words, p) for p in asked_by)]
+
     def has(self, rule: str, words: Sequence[str]) -> bool:
         r = self.rules.get(rule)
         return bool(r and r.matches(words))

@@ -309,7 +309,7 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
         narrowed = [w for w in narrowed if named <= set(terms(f"{w.label} {w.description}"))]
         if narrowed:  # "his talk at Widgetconf", "the workshop at the makerspace": the ones so described
             e = narrowed[0]
-            st.listed = [w.iri for w in narrowed] + [e.iri for e in at]  # then the place or organisation named
+            st.listed = [w.iri for w in narrowed] + [x.iri for x in at]  # then the place or organisation named
             st.listed += [i for i in iris if i not in st.listed]
             st.subject = e.iri
             if len(narrowed) > 1 or st.has("count"):  # "how many talks at the meetup": the number first

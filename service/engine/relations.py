@@ -13,6 +13,7 @@ from datetime import date
 from service.engine.intents import contains
 from service.engine.routes import class_members, kind_of_work_named, labels, month, names, plural
 from service.engine.state import State
+from service.vocab import PF
 
 SKIP = ("define", "navigate", "source", "contact", "stack")
 
@@ -119,7 +120,7 @@ def of_kind(st: State) -> bool:
     members, of_kind_iris = class_members(st, kind)
     run = st.run("neighbours", {"entity": e.iri})
     found = list(dict.fromkeys(r["neighbour"].value for r in run.rows if r["neighbour"].value in of_kind_iris))
-    if not found and any(r["property"].value.endswith("#venue") for r in st.run("facts", {"entity": e.iri}).rows):
+    if not found and any(r["property"].value == PF + "venue" for r in st.run("facts", {"entity": e.iri}).rows):
         st.rollback(mark)  # "which workshop was the paper in": its venue, not the talks related to it
         return False
     label, many = st.engine.class_labels[kind]

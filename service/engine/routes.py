@@ -11,11 +11,10 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from service.engine.catalog import Entity
-from service.engine.intents import contains
 from service.engine.retrieve import PassageHit, best_passage_for
 from service.engine.state import State
 from service.queries import QueryRun
-from service.text import stem, terms
+from service.text import stem
 
 VERB = {"skill": "use", "theme": "sit under", "technique": "implement", "dataset": "use"}
 
@@ -235,8 +234,8 @@ def cued_section(st: State, e: Entity) -> PassageHit | None:
     """ "What did the Widget paper find": the opening of the section a cue of the question asks for ("Findings",
     intents.yaml section_asked_by), other than how and why, which the explain branch answers."""
     intents, index = st.engine.intents, st.engine.passages
-    wanted = {stem(w) for kind, asked_by in intents.section_asked_by.items() if kind not in ("how", "why")
-              and any(contains(st.said, p) for p in asked_by) for w in intents.sections.get(kind, ())}  # fmt: skip
+    wanted = {stem(w) for kind in intents.sections_asked(st.said) if kind not in ("how", "why")
+              for w in intents.sections.get(kind, ())}  # fmt: skip
     if not wanted:
         return None
     for doc in index.article_docs.get(e.name, ()):
@@ -252,7 +251,7 @@ def _section_asked(st: State, e: Entity) -> PassageHit | None:
     cued = cued_section(st, e)
     if cued is not None:
         return cued
-    own = {t for m in st.linked.mentions if e.iri in m.iris for t in terms(m.text)}
+    own = st.name_terms(e)
     inner = tuple(t for t in st.terms if t not in own and t not in engine.accounted)
     if len(inner) < 2:
         return None

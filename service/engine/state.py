@@ -138,6 +138,10 @@ class State:
             and not t.isdigit()
         ]
 
+    def name_terms(self, e: Entity) -> set[str]:
+        """The stemmed words the question names `e` with ("widget canceller")."""
+        return {t for m in self.linked.mentions if e.iri in m.iris for t in terms(m.text)}
+
     def ask(self) -> list[str]:
         """What the question asks beyond the names it links: the stems of the words no intent, filler, topic,
         reference or period accounts for ("pay" in "how much did Acme pay him")."""

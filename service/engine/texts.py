@@ -41,7 +41,7 @@ def _as_named(st: State, e: Entity) -> None:
     """ "What's Q15?", a name of a concept that its label does not hold: the passage of its article that uses
     that name, after what the graph says of the concept."""
     label = set(terms(f"{e.label} {e.short or ''}"))
-    asked = {t for m in st.linked.mentions if e.iri in m.iris for t in terms(m.text)} - label
+    asked = st.name_terms(e) - label
     if not asked or not e.has_article:
         return
     weights = st.engine.weights["article"]
@@ -85,7 +85,7 @@ def explain(st: State) -> bool:
 
 def _inner(st: State, e: Entity) -> tuple[str, ...]:
     """The question's words but those naming the thing and the general ones: what is asked of it."""
-    own = {t for m in st.linked.mentions if e.iri in m.iris for t in terms(m.text)}
+    own = st.name_terms(e)
     return tuple(t for t in st.terms if t not in own and t not in st.engine.generic) or st.terms
 
 
@@ -109,10 +109,9 @@ def best_passage(st: State, part: tuple[Entity, set[str]] | None = None) -> Pass
     weights = st.engine.weights["article"]
     sections = st.engine.intents.sections
     prefer: dict[str, float] = {}  # the question's own word in a heading counts fully, the other cue words half
-    for word, asked_by in st.engine.intents.section_asked_by.items():
-        if any(contains(st.words, p) for p in asked_by):
-            for i, w in enumerate(sections.get(word, ())):
-                prefer[stem(w)] = max(prefer.get(stem(w), 0.0), 1.0 if i == 0 else 0.5)
+    for word in st.engine.intents.sections_asked(st.words):
+        for i, w in enumerate(sections.get(word, ())):
+            prefer[stem(w)] = max(prefer.get(stem(w), 0.0), 1.0 if i == 0 else 0.5)
     if part is not None and part[1]:  # a part without an article: the related article holding the question best
         inner = _inner(st, part[0])
         found = [hit for iri in sorted(part[1]) if (hit := best_passage_for(
