@@ -8,9 +8,9 @@ from service.engine.catalog import CONCEPTS
 from service.engine.link import Mention, tokenize
 from service.engine.retrieve import best_passage_for
 from service.engine.routes import (
-    GENERAL_KINDS,
     VERB,
     answer_limit,
+    broad,
     class_members,
     column_iris,
     during_role,
@@ -290,7 +290,7 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
         if any(e.kind not in ("organisation", "place") for e in at):
             return False
         found = st.class_named()
-        if found is None or found[0].endswith(GENERAL_KINDS):
+        if found is None or found[0].endswith(broad(st, "broad_kinds")):
             return False
     iri, kind = found
     label, many = st.engine.class_labels[iri]

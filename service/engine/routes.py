@@ -36,14 +36,16 @@ def column_iris(run: QueryRun, column: str) -> list[str]:
     return [row[column].value for row in run.rows if column in row and row[column].kind == "iri"]
 
 
-GENERAL_KINDS = ("#Work", "#Project", "#Software")  # kinds of work too broad to narrow a list by
-BROAD_CATEGORIES = ("#Tool",)  # "the tools used for Widgeteer" asks for its whole stack, not its tools alone
+def broad(st: State, key: str) -> tuple[str, ...]:
+    """The ends of the class IRIs too broad to narrow by (routes.yaml broad_kinds, broad_categories)."""
+    return tuple(f"#{name}" for name in st.engine.routes.get(key) or [])
 
 
 def kind_of_work_named(st: State) -> str | None:
     """The kind of work the question names ("talks", "games"), unless it is too broad to narrow a list by."""
     kind = st.class_named()
-    return kind[0] if kind is not None and kind[1] == "class" and not kind[0].endswith(GENERAL_KINDS) else None
+    too_broad = broad(st, "broad_kinds")
+    return kind[0] if kind is not None and kind[1] == "class" and not kind[0].endswith(too_broad) else None
 
 
 def class_members(st: State, iri: str) -> tuple[QueryRun, set[str]]:
@@ -178,7 +180,7 @@ def entity_answer(st: State) -> bool:
     st.listed = [e.iri]
     st.exact = True
     category = st.class_named() if e.kind == "work" else None
-    if category is not None and category[1] == "category" and not category[0].endswith(BROAD_CATEGORIES):
+    if category is not None and category[1] == "category" and not category[0].endswith(broad(st, "broad_categories")):
         return _stack_of_category(st, e, category[0])  # "what database does Widgeteer use"
     if st.kind == "stack" and e.kind == "work":
         run = st.run("stack", {"work": e.iri})
