@@ -232,12 +232,13 @@ def _stack_of_category(st: State, e: Entity, category: str) -> bool:
     return True
 
 
-def cued_section(st: State, e: Entity) -> PassageHit | None:
+def cued_section(st: State, e: Entity, kinds: tuple[str, ...] = ()) -> PassageHit | None:
     """ "What did the Widget paper find": the opening of the section a cue of the question asks for ("Findings",
-    intents.yaml section_asked_by), other than how and why, which the explain branch answers."""
+    intents.yaml section_asked_by); how and why, which the explain branch weighs against the question's words,
+    only among `kinds` and by the heading's own word ("Why she built it")."""
     intents, index = st.engine.intents, st.engine.passages
-    wanted = {stem(w) for kind in intents.sections_asked(st.said) if kind not in ("how", "why")
-              for w in intents.sections.get(kind, ())}  # fmt: skip
+    wanted = {stem(w) for kind in intents.sections_asked(st.said) if (kind in kinds) == (kind in ("how", "why"))
+              for w in intents.sections.get(kind, ())[: 1 if kinds else None]}  # fmt: skip
     if not wanted:
         return None
     for doc in index.article_docs.get(e.name, ()):

@@ -83,10 +83,15 @@ def explain(st: State) -> bool:
     return True
 
 
-def _inner(st: State, e: Entity) -> tuple[str, ...]:
+def _asked_of(st: State, e: Entity) -> tuple[str, ...]:
     """The question's words but those naming the thing and the general ones: what is asked of it."""
     own = st.name_terms(e)
-    return tuple(t for t in st.terms if t not in own and t not in st.engine.generic) or st.terms
+    return tuple(t for t in st.terms if t not in own and t not in st.engine.generic)
+
+
+def _inner(st: State, e: Entity) -> tuple[str, ...]:
+    """What is asked of the thing, or the whole question when it asks nothing more than its name."""
+    return _asked_of(st, e) or st.terms
 
 
 def _without_article(st: State) -> tuple[Entity, set[str]] | None:
@@ -123,6 +128,10 @@ def best_passage(st: State, part: tuple[Entity, set[str]] | None = None) -> Pass
             cued = routes.cued_section(st, e)  # "how accurate did Widgeteer get": its results, whatever the words
             if cued is not None:
                 return cued
+            if not _asked_of(st, e):  # "why did she build X": the kind of question is all it asks
+                cued = routes.cued_section(st, e, ("why",))
+                if cued is not None:
+                    return cued
             hit = best_passage_for(st.engine.passages, e.name, _inner(st, e), st.engine.synonyms, weights, prefer)
             if hit is not None and (hit.score > 0 or not st.hits):
                 return hit
