@@ -79,6 +79,9 @@ def explain(st: State) -> bool:
         e, _ = part
         st.listed.insert(0, e.iri)
         st.say(f"{e.label}: {e.description}", st.read_entity(e, st.run("facts", {"entity": e.iri})))
+    elif about is not None and about.description and hit.passage.kind != "lead":
+        # a section of its article: first the graph's own one-line account of the thing, which names its parts
+        st.say(f"{about.label}: {about.description}", st.read_entity(about, st.run("facts", {"entity": about.iri})))
     st.say(hit.passage.text, st.read_passage(hit))
     return True
 
