@@ -128,10 +128,20 @@ def _stated(plan: Plan) -> str:
     return "\n".join([answer, *(r.label for r in plan.results[:TOP])])
 
 
+_NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                 "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
+_TENS = {30: "thirty", 40: "forty", 50: "fifty", 60: "sixty", 70: "seventy", 80: "eighty", 90: "ninety"}
+
+
 def _states(text: str, fact: str) -> bool:
-    """Whether `text` states `fact`: without case; a number only as a whole number ("3" is not in "2023")."""
+    """Whether `text` states `fact`: without case; a number only as a whole number ("3" is not in "2023"), in
+    digits or as a word ("within distance two" states 2)."""
     if fact.isdigit():
-        return re.search(rf"(?<![\d.,]){fact}(?![\d]|[.,]\d)", text) is not None
+        if re.search(rf"(?<![\d.,]){fact}(?![\d]|[.,]\d)", text) is not None:
+            return True
+        n = int(fact)
+        word = _NUMBER_WORDS[n] if n < len(_NUMBER_WORDS) else _TENS.get(n)
+        return word is not None and re.search(rf"(?<![\w-]){word}(?![\w-])", text, re.I) is not None
     return fact.lower() in text.lower()
 
 

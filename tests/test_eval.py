@@ -11,7 +11,7 @@ import pyoxigraph as ox
 import pytest
 
 from service.engine import Planner
-from service.evaluate import check_regression, run_suite, summary
+from service.evaluate import _states, check_regression, run_suite, summary
 from tests.conftest import MATEO, ROOT
 
 SUITE = json.loads((ROOT / "tests" / "search-eval.json").read_text())
@@ -97,3 +97,11 @@ def test_a_regression_case_fails_when_the_answer_leaves_out_its_must(planner: Pl
     unstated = check_regression(planner, {"id": "u", "question": question, "must": [[year[2:], "never"]]}, TODAY)
     assert stated.ok and not unstated.ok
     assert unstated.problems == [f"the answer does not state ['{year[2:]} or never']"]
+
+
+def test_a_number_is_stated_in_digits_or_as_a_word() -> None:
+    """A visitor reads "within distance two" as stating 2; "2023", "1.2" and "twenty-two" do not state 2."""
+    assert _states("corrections within distance two of a word", "2")
+    assert _states("Two problems nearly delayed it", "2") and _states("about thirty participants", "30")
+    assert not any(_states(t, "2") for t in ("in 2023", "version 1.2", "twenty-two keys", "two-thirds"))
+    assert _states("in 2023", "2023") and not _states("in 2023", "23")

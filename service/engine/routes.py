@@ -202,6 +202,7 @@ def entity_answer(st: State) -> bool:
         asked = _section_asked(st, e)
         if asked is not None:  # "Widget problems with sounds behind the listener": the section that says it
             st.plan.route = "passage"
+            account(st, e, asked, facts)
             st.say(asked.passage.text, st.read_passage(asked))
             st.exact = False
             return True
@@ -230,6 +231,14 @@ def _stack_of_category(st: State, e: Entity, category: str) -> bool:
         text = f"The graph records no {label.lower()} in {e.display}'s stack."
     st.say(text, st.read_query(run, ", ".join(skills) or "none of that category"))
     return True
+
+
+def account(st: State, about: Entity | None, hit: PassageHit, facts: QueryRun | None = None) -> None:
+    """Before a section of a thing's article, the graph's own one-line account of the thing, which names its
+    parts and numbers (the cellular automata of a cave generator, the keys of each half of a keyboard)."""
+    if about is not None and about.description and hit.passage.kind != "lead":
+        facts = facts or st.run("facts", {"entity": about.iri})
+        st.say(f"{about.label}: {about.description}", st.read_entity(about, facts))
 
 
 def cued_section(st: State, e: Entity, kinds: tuple[str, ...] = ()) -> PassageHit | None:

@@ -79,9 +79,8 @@ def explain(st: State) -> bool:
         e, _ = part
         st.listed.insert(0, e.iri)
         st.say(f"{e.label}: {e.description}", st.read_entity(e, st.run("facts", {"entity": e.iri})))
-    elif about is not None and about.description and hit.passage.kind != "lead":
-        # a section of its article: first the graph's own one-line account of the thing, which names its parts
-        st.say(f"{about.label}: {about.description}", st.read_entity(about, st.run("facts", {"entity": about.iri})))
+    else:
+        routes.account(st, about, hit)
     st.say(hit.passage.text, st.read_passage(hit))
     return True
 
@@ -230,6 +229,8 @@ def top_passage(st: State) -> bool:
     st.plan.route = "passage"
     st.support = support
     st.listed = [st.engine.by_name[hit.article].iri] if hit.article in st.engine.by_name else []
+    if about_linked:
+        routes.account(st, st.engine.by_name.get(hit.article), hit.best)
     st.say(hit.best.passage.text, st.read_passage(hit.best))
     return True
 
