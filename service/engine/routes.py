@@ -241,7 +241,7 @@ def account(st: State, about: Entity | None, hit: PassageHit, facts: QueryRun | 
         st.say(f"{about.label}: {about.description}", st.read_entity(about, facts))
 
 
-def cued_section(st: State, e: Entity, kinds: tuple[str, ...] = ()) -> PassageHit | None:
+def cued_section(st: State, article: str, kinds: tuple[str, ...] = ()) -> PassageHit | None:
     """ "What did the Widget paper find": the opening of the section a cue of the question asks for ("Findings",
     intents.yaml section_asked_by); how and why, which the explain branch weighs against the question's words,
     only among `kinds` and by the heading's own word ("Why she built it")."""
@@ -250,7 +250,7 @@ def cued_section(st: State, e: Entity, kinds: tuple[str, ...] = ()) -> PassageHi
               for w in intents.sections.get(kind, ())[: 1 if kinds else None]}  # fmt: skip
     if not wanted:
         return None
-    for doc in index.article_docs.get(e.name, ()):
+    for doc in index.article_docs.get(article, ()):
         if wanted & index.section_terms[doc]:
             return PassageHit(index.docs[doc], 0.0)
     return None
@@ -260,7 +260,7 @@ def _section_asked(st: State, e: Entity) -> PassageHit | None:
     """The section of a named thing's article holding what the question asks of it beyond its name (two or more
     words the overview does not hold), when its lead does not."""
     engine = st.engine
-    cued = cued_section(st, e)
+    cued = cued_section(st, e.name)
     if cued is not None:
         return cued
     own = st.name_terms(e)

@@ -65,6 +65,8 @@ def explain(st: State) -> bool:
         and _support(st, top) >= _support(st, hit) + margin
     ):
         hit = top  # "why did Acme switch to OpenSearch": the migration's own article holds more of the question
+    if hit.passage.kind == "lead":  # a why question is not answered by an overview when a section says why
+        hit = routes.cued_section(st, hit.passage.article, ("why",)) or hit
     about = st.engine.by_name.get(hit.passage.article)
     if about not in st.entities:  # not from the article of what was named: it must hold the question
         st.support = _support(st, hit)
@@ -127,11 +129,11 @@ def best_passage(st: State, part: tuple[Entity, set[str]] | None = None) -> Pass
             return max(found, key=lambda h: (h.score, h.passage.id))
     for e in st.entities:  # in its own article a name says nothing: the rest of the question picks the section
         if e.has_article:
-            cued = routes.cued_section(st, e)  # "how accurate did Widgeteer get": its results, whatever the words
+            cued = routes.cued_section(st, e.name)  # "how accurate did Widgeteer get": its results, whatever the words
             if cued is not None:
                 return cued
             if not _asked_of(st, e):  # "why did she build X": the kind of question is all it asks
-                cued = routes.cued_section(st, e, ("why",))
+                cued = routes.cued_section(st, e.name, ("why",))
                 if cued is not None:
                     return cued
             hit = best_passage_for(st.engine.passages, e.name, _inner(st, e), st.engine.synonyms, weights, prefer)
