@@ -117,7 +117,7 @@ def test_parent_document_hands_over_the_whole_section(any_planner: Planner) -> N
 
 def test_rrf_scores_are_sums_of_one_over_60_plus_rank(any_planner: Planner) -> None:
     engine = any_planner.engine
-    group = next(g for g in engine.kb.lexicon.synonyms if " " not in g[0])
+    group = next(g for g in engine.kb.lexicon.synonym_groups() if " " not in g[0])
     name = next(e for e in sorted(engine.entities.values(), key=lambda e: e.iri) if e.kind == "work")
     report = run_lab(engine, f"{group[0]} {name.label}")
     fusion, plain = report.technique("fusion"), report.technique("plain")
@@ -137,7 +137,7 @@ def test_rrf_scores_are_sums_of_one_over_60_plus_rank(any_planner: Planner) -> N
 
 def test_rewrite_adds_the_other_words_of_a_synonym_group(planner: Planner) -> None:
     engine = planner.engine
-    group = next(g for g in engine.kb.lexicon.synonyms if len(g) >= 3 and " " not in g[0])
+    group = next(g for g in engine.kb.lexicon.synonym_groups() if len(g) >= 3 and " " not in g[0])
     rewrite = run_lab(engine, f"what about {group[0]}").technique("rewrite")
     said = " ".join(d for s in rewrite.steps for d in s.details)
     assert all(other in said for other in group[1:])

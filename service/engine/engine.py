@@ -163,7 +163,7 @@ class Engine:
         )
 
         synonyms: dict[str, set[str]] = defaultdict(set)
-        for group in lex.synonyms:
+        for group in lex.synonym_groups():
             stems = {stem(w) for phrase in group for w in words(phrase)}
             for s in stems:
                 synonyms[s] |= stems - {s}

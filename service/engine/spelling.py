@@ -108,9 +108,15 @@ class Speller:
 
 
     def _inflected(self, word: str) -> bool:
-        """ "precomputed" where the site writes "Precompute": a tense of a word the site uses is no misspelling,
-        unless the site writes it with a letter doubled ("programing" for "programming")."""
-        if word in self.counts or not word.endswith(("ed", "ing")) or stem(word) not in self._stems:
+        """ "precomputed" where the site writes "Precompute", "repos" where it writes "repo": a tense or a plural
+        of a word the site uses is no misspelling, unless the site writes it with a letter doubled ("programing"
+        for "programming")."""
+        if word in self.counts:
+            return False
+        single = word[:-1]  # the plural of a word the site uses, where English adds only an "s"
+        if word.endswith("s") and single in self.counts and not single.endswith(("s", "x", "z", "ch", "sh", "y")):
+            return True
+        if not word.endswith(("ed", "ing")) or stem(word) not in self._stems:
             return False
         return not any(word[:i] + word[i] + word[i:] in self.counts for i in range(1, len(word)))
 

@@ -4,7 +4,8 @@ aliases.yaml         alias text -> entity name            ("golang": Go)
 ordinary-words.yaml  names that are also ordinary words   (Go, Make, Rust: link only when capitalised)
 absent.yaml          technologies the person does not use, with their skill category (the pivot); the
                      engine's technologies.yaml already lists hundreds, this file only adds
-synonyms.yaml        groups of words that mean the same thing in a question (query rewriting)
+synonyms.yaml        groups of words of the owner's field that mean the same thing in a question (query
+                     rewriting), beside the engine's groups of ordinary English (equivalents.yaml)
 definitions.yaml     short definitions of general terms, each with an encyclopedia link
 answers.yaml         authored answers that win over the ones the engine makes from the graph
 
@@ -53,6 +54,11 @@ class Lexicon:
     synonyms: list[list[str]] = field(default_factory=list)
     definitions: list[Definition] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def synonym_groups(self) -> list[list[str]]:
+        """The engine's groups of ordinary English (equivalents.yaml), then the owner's (synonyms.yaml)."""
+        general = (self.extra.get("equivalents") or {}).get("groups") or []
+        return [[str(w).lower() for w in group] for group in general] + self.synonyms
 
     def counts(self) -> dict[str, int]:
         return {

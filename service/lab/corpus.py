@@ -66,7 +66,7 @@ class Corpus:
         bm25 = engine.weights["bm25"]
         corpus = cls(engine.passages, float(bm25["k1"]), float(bm25["b"]))
         corpus.mentions = _mentions(engine)
-        corpus.synonyms = table(engine.kb.lexicon.synonyms)
+        corpus.synonyms = table(engine.kb.lexicon.synonym_groups())
         grouped: dict[tuple[str, str], list[Passage]] = defaultdict(list)
         for p in sorted(engine.kb.passages, key=lambda p: (p.article, p.position)):
             grouped[section_key(p)].append(p)
