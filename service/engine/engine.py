@@ -212,6 +212,7 @@ class Engine:
             rare_factor=int(sp["rare_factor"]),
             names=name_words,
             english=english,
+            british=[(str(b), str(a)) for b, a in sp.get("british_endings") or []],
         )
 
         answers = language["answers"]

@@ -45,6 +45,7 @@ class Speller:
         rare_factor: int = 20,
         names: Iterable[str] = (),
         english: Any = None,
+        british: Iterable[tuple[str, str]] = (),
     ) -> None:
         self.counts = Counter(w for w in vocabulary if any(c.isalpha() for c in w))
         # A word the wiki uses rarely may itself be a typo quoted as an example ("pyhton"): it stays open to
@@ -62,12 +63,18 @@ class Speller:
         self._min_dice = min_dice
         self._guard = english_guard
         self._english = english if english is not None else SpellChecker().word_frequency
+        # the dictionary spells the American way: "organise" is as common as "organize" (longest ending first)
+        self._british = sorted(((b, a) for b, a in british), key=lambda pair: -len(pair[0]))
         self._numbered = sorted(w for w in self._names if w.isalnum() and not w.isalpha() and not w.isdigit())
         self.correct = lru_cache(maxsize=8192)(self._correct)
 
     def english(self, word: str) -> int:
-        """How common the word is in English (pyspellchecker's counts)."""
-        return int(self._english[word])
+        """How common the word is in English (pyspellchecker's counts), in either spelling ("organise")."""
+        count = int(self._english[word])
+        for ending, american in self._british:
+            if word.endswith(ending) and len(word) > len(ending) + 1:
+                return max(count, int(self._english[word[: -len(ending)] + american]))
+        return count
 
     def _edits_allowed(self, word: str) -> int:
         allowed = 0
@@ -86,7 +93,7 @@ class Speller:
             return None
         # a real English word is no misspelling, unless it is a far more common word of the site with one letter
         # doubled ("programing", common enough to be in the dictionary, for "programming")
-        guarded = self._english[word] >= self._guard
+        guarded = self.english(word) >= self._guard
         edits = 1 if guarded else self._edits_allowed(word)
         found = process.extract(word, self._choices, scorer=DamerauLevenshtein.distance, score_cutoff=edits, limit=20)
         best: tuple[float, bool, bool, float, int, str] | None = None
@@ -96,7 +103,7 @@ class Speller:
                 continue
             if self.counts[word] and self.counts[candidate] < self._rare_factor * self.counts[word]:
                 continue
-            common = self._english[candidate] >= self._rare_factor * self._english[word]
+            common = self.english(candidate) >= self._rare_factor * self.english(word)
             if guarded and not (_doubled(word, candidate) and common):
                 continue
             # on a tie, the candidate that keeps the word's ending (a plural stays plural) goes first

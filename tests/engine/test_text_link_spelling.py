@@ -65,6 +65,15 @@ def test_real_words_are_not_corrected(planner: Planner, word: str) -> None:
     assert planner.engine.speller.correct(word) is None
 
 
+def test_british_spellings_and_plurals_are_real_words(planner: Planner, mateo_planner: Planner) -> None:
+    """The dictionary is American: "analysed", "realise" and "organise" are still English, "repos" the plural of
+    a word the site uses, on either portfolio; "mastres" and "librarys" are still misspellings."""
+    for p in (planner, mateo_planner):
+        assert [p.engine.speller.correct(w) for w in ("analysed", "realise", "organise", "repos")] == [None] * 4
+        assert p.engine.speller.correct("mastres") == "masters"
+    assert mateo_planner.engine.speller.correct("librarys") is not None
+
+
 def test_corrections_are_reported_and_used(planner: Planner) -> None:
     plan = planner.plan("pyhton projects")
     assert plan.corrections == [("pyhton", "python")]
