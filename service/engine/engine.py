@@ -13,6 +13,7 @@ from service.engine.catalog import Entity, load_entities
 from service.engine.dates import DateParser
 from service.engine.intents import Intents, Phrase, Phrases, phrases
 from service.engine.link import Linker, tokenize
+from service.engine.quantity import Quantities
 from service.engine.retrieve import Bm25, PassageIndex
 from service.engine.spelling import Speller
 from service.kb import KB
@@ -42,6 +43,7 @@ class Engine:
     absent: dict[str, Any]
     speller: Speller
     intents: Intents
+    quantities: Quantities
     dates: DateParser
     passages: PassageIndex
     stopwords: frozenset[str]
@@ -268,6 +270,7 @@ class Engine:
             absent=absent,
             speller=speller,
             intents=intents,
+            quantities=Quantities(extra["quantities"]),
             dates=DateParser(extra["dates"]),
             passages=PassageIndex(kb.index, kb.passages, k1=weights["bm25"]["k1"], b=weights["bm25"]["b"]),
             stopwords=stopwords,

@@ -269,8 +269,12 @@ class Planner:
         and the answer drafted does not state in the form the kind has (abstain.yaml stated_as): "how much is the
         Widgeteer kit" is no question for the kit's overview."""
         text = " ".join(sentence for sentence, _ in st.draft.sentences)
-        return [kind for kind, (asked, form) in self.engine.stated_as.items()
-                if asked.found_in(st.said) and not form.search(text)]  # fmt: skip
+        unstated = [kind for kind, (asked, form) in self.engine.stated_as.items()
+                    if asked.found_in(st.said) and not form.search(text)]  # fmt: skip
+        amounts, amount = self.engine.quantities, routes.amount_asked(st)
+        if amounts.owed(amount, st.class_named() is not None) and amount and not amounts.states(text, amount):
+            unstated.append(amount.kind)
+        return unstated
 
     def _refused(self, st: State) -> bool:
         """Private matters always, opinions and chit-chat when nothing the site knows is named."""

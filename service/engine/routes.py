@@ -11,7 +11,8 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from service.engine.catalog import Entity
-from service.engine.retrieve import PassageHit, best_passage_for
+from service.engine.quantity import Quantity
+from service.engine.retrieve import PassageHit, best_passage_for, search_articles
 from service.engine.state import State
 from service.queries import QueryRun
 from service.text import stem
@@ -207,12 +208,19 @@ def entity_answer(st: State) -> bool:
             st.exact = False
             return True
         lead = st.engine.passages.leads.get(e.name)
-        if lead is not None:
+        if lead is not None and not _amount_only_described(st, e, lead.text):
             st.say(lead.text, st.read_passage(PassageHit(lead, 0.0)))
             st.exact = False
             return True
     st.say(f"{e.label}: {e.description}" if e.description else e.label, st.read_entity(e, facts))
     return True
+
+
+def _amount_only_described(st: State, e: Entity, lead: str) -> bool:
+    """ "How many microphones does Widget use": the amount asked is in the graph's description of the thing,
+    not in the opening of its article."""
+    amount, amounts = amount_asked(st), st.engine.quantities
+    return amount is not None and amounts.states(e.description or "", amount) and not amounts.states(lead, amount)
 
 
 def _stack_of_category(st: State, e: Entity, category: str) -> bool:
@@ -241,6 +249,30 @@ def account(st: State, about: Entity | None, hit: PassageHit, facts: QueryRun | 
         st.say(f"{about.label}: {about.description}", st.read_entity(about, facts))
 
 
+def amount_asked(st: State) -> Quantity | None:
+    """The amount the question asks for (quantities.yaml), if any."""
+    engine = st.engine
+    return engine.quantities.asked(st.said, set(engine.stopwords) | engine.person_words, engine.synonyms)
+
+
+def stating_amount(st: State, article: str, hit: PassageHit | None, said: str = "") -> PassageHit | None:
+    """For a question asking an amount ("how long does the check take", "how many stops"), the passage of the
+    article that states one, when neither the passage chosen nor what is already `said` (a graph description)
+    does: the best of the article's passages for the question's words that states it."""
+    engine = st.engine
+    amount = amount_asked(st)
+    if amount is None:
+        return None
+    if engine.quantities.states(said, amount) or (hit is not None and engine.quantities.states(hit.passage.text,
+                                                                                                 amount)):
+        return None
+    own = st.name_terms(e) if (e := engine.by_name.get(article)) is not None else set()
+    query = tuple(t for t in st.terms if t not in own) or st.terms
+    for found in search_articles(engine.passages, query, engine.synonyms, engine.weights["article"], article=article):
+        return next((h for h in found.passages if engine.quantities.states(h.passage.text, amount)), None)
+    return None
+
+
 def cued_section(st: State, article: str, kinds: tuple[str, ...] = ()) -> PassageHit | None:
     """ "What did the Widget paper find": the opening of the section a cue of the question asks for ("Findings",
     intents.yaml section_asked_by); how and why, which the explain branch weighs against the question's words,
@@ -263,12 +295,15 @@ def _section_asked(st: State, e: Entity) -> PassageHit | None:
     cued = cued_section(st, e.name)
     if cued is not None:
         return cued
+    lead = engine.passages.leads.get(e.name)
+    amount = stating_amount(st, e.name, PassageHit(lead, 0.0) if lead else None, e.description or "")
+    if amount is not None:  # "how long does Widgeteer take on the biggest feed": the passage that says how long
+        return amount
     own = st.name_terms(e)
     inner = tuple(t for t in st.terms if t not in own and t not in engine.accounted)
     if len(inner) < 2:
         return None
     hit = best_passage_for(engine.passages, e.name, inner, engine.synonyms, engine.weights["article"])
-    lead = engine.passages.leads.get(e.name)
     if hit is None or lead is None or hit.passage.id == lead.id:
         return None
     floor = float(engine.weights["confidence"]["answer_floor"])

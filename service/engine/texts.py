@@ -67,6 +67,8 @@ def explain(st: State) -> bool:
         hit = top  # "why did Acme switch to OpenSearch": the migration's own article holds more of the question
     if hit.passage.kind == "lead":  # a why question is not answered by an overview when a section says why
         hit = routes.cued_section(st, hit.passage.article, ("why",)) or hit
+    owner = st.engine.by_name.get(hit.passage.article)
+    hit = routes.stating_amount(st, hit.passage.article, hit, owner.description if owner else "") or hit
     about = st.engine.by_name.get(hit.passage.article)
     if about not in st.entities:  # not from the article of what was named: it must hold the question
         st.support = _support(st, hit)
@@ -230,10 +232,12 @@ def top_passage(st: State) -> bool:
         return False
     st.plan.route = "passage"
     st.support = support
-    st.listed = [st.engine.by_name[hit.article].iri] if hit.article in st.engine.by_name else []
+    owner = st.engine.by_name.get(hit.article)
+    st.listed = [owner.iri] if owner else []
+    best = routes.stating_amount(st, hit.article, hit.best, owner.description if owner else "") or hit.best
     if about_linked:
-        routes.account(st, st.engine.by_name.get(hit.article), hit.best)
-    st.say(hit.best.passage.text, st.read_passage(hit.best))
+        routes.account(st, owner, best)
+    st.say(best.passage.text, st.read_passage(best))
     return True
 
 

@@ -13,6 +13,7 @@ It ships with the package, in this folder, and is versioned and tested with the 
   messages.yaml        the sentences the engine writes around its answers
   technologies.yaml    well-known technologies and their skill categories, for the pivot
   shorthand.yaml       chat shorthand read as the word it stands for ("wat" -> "what")
+  quantities.yaml      questions asking an amount ("how long", "how many stops") and the units answers state it in
   equivalents.yaml     words of ordinary English that mean the same in a question ("repo", "repository"); the
                        owner's synonyms.yaml adds the groups of their own field
   irregular.yaml       irregular verb forms, for the stemmer ("went" -> "go"); the same at build and question
@@ -40,7 +41,7 @@ from service.errors import Problem
 
 DIR = Path(__file__).parent
 STEMS = ("routes", "intents", "weights", "abstain", "answers", "dates", "stopwords", "query-examples", "messages",
-         "technologies", "shorthand", "equivalents")  # fmt: skip
+         "technologies", "shorthand", "equivalents", "quantities")  # fmt: skip
 # Mappings an owner may add keys to (their keys are names the owner chooses), by file and path (* for any key).
 _OPEN: dict[str, set[tuple[str, ...]]] = {
     "answers": {("about",), ("canned",), ("canned", "*"), ("shortcuts",)},

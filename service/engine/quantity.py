@@ -1,0 +1,90 @@
+"""Questions that ask for an amount: "how long does the check take", "how many stops were surveyed", "what share of
+searches". The answer must state a number in the form asked (a number before a unit of time, before the thing
+counted, before a percent sign), so among the passages of the article that answers, one that states it goes
+before one that only shares the question's words. The kinds, their cue phrases and their units are data
+(intents.yaml quantities)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from service.engine.intents import Phrase, contains, phrases
+from service.text import stem
+
+_TOKEN = re.compile(r"\d+[^\W\d_]+|\d[\d,.]*\d|\d|%|[^\W\d_]+|[.!?;:]")
+_YEAR = re.compile(r"^(?:1[89]|20)\d\d$")  # "since 2023. For each stop": a year counts nothing
+_GLUED = re.compile(r"^(\d[\d,.]*)([^\W\d_]+|%)$")  # "14s", "300MB", "5%"
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """What a question asks the amount of: a number must come shortly before one of `units` (stems), or one
+    of the words that state an amount on their own ("a tenth", "half")."""
+
+    kind: str
+    units: frozenset[str]
+    alone: frozenset[str]
+    numbers: frozenset[str] = frozenset()  # more words that are a number before this kind's units ("a season")
+
+
+class Quantities:
+    def __init__(self, spec: Mapping[str, Any] | None) -> None:
+        spec = spec or {}
+        self.kinds: list[tuple[str, list[Phrase], frozenset[str], frozenset[str]]] = []
+        for kind, body in (spec.get("kinds") or {}).items():
+            units = frozenset(stem(u.lower()) if u != "%" else u for u in body.get("units") or [])
+            more = frozenset(str(w).lower() for w in body.get("numbers") or [])
+            self.kinds.append((str(kind), phrases(body.get("asked_by")), units, more))
+        self.alone = frozenset(stem(str(w)) for w in spec.get("alone") or [])
+        self.numbers = frozenset(str(w).lower() for w in spec.get("number_words") or [])
+        self.counted = str(spec.get("counted") or "")  # the kind whose unit is the word after its cue
+        self.within = int(spec.get("within") or 3)
+        self.enforced = frozenset(str(k) for k in spec.get("enforced") or [])
+        self.by_graph = frozenset(stem(str(w)) for w in spec.get("counted_by_graph") or [])
+
+    def asked(self, words: Sequence[str], skip: set[str], synonyms: Mapping[str, set[str]]) -> Quantity | None:
+        """The amount the question's words ask for, if any; for a count, the thing counted is the first word
+        after the cue outside `skip` ("how many of her stops" counts stops), with its synonyms."""
+        for kind, cues, units, more in self.kinds:
+            for cue in cues:
+                if not contains(words, cue):
+                    continue
+                if kind != self.counted:
+                    return Quantity(kind, units, self.alone, more)
+                at = next(i for i in range(len(words)) if tuple(words[i : i + len(cue)]) == cue) + len(cue)
+                noun = next((w for w in words[at:] if w not in skip), None)
+                if noun is None:
+                    return None
+                counted = {stem(noun)} | synonyms.get(stem(noun), set())
+                return Quantity(kind, frozenset(counted), frozenset())
+        return None
+
+    def owed(self, q: Quantity | None, class_named: bool) -> bool:
+        """Whether an answer must state the amount: a kind that is enforced, and for a count, of something the
+        graph does not count (no kind of work named, nothing of counted_by_graph)."""
+        if q is None or q.kind not in self.enforced:
+            return False
+        return q.kind != self.counted or not (class_named or q.units & self.by_graph)
+
+    def states(self, text: str, q: Quantity) -> bool:
+        """Whether the text states an amount of the kind asked: a number at most `within` words before one of
+        its units ("1,900 stops", "14 seconds", "2,000 Project Gutenberg books"), a number glued to one ("300MB"),
+        or a word that is an amount by itself ("a tenth")."""
+        tokens = [t.lower() for t in _TOKEN.findall(text)]
+        numbered = [(t[0].isdigit() and not _YEAR.match(t)) or t in self.numbers or t in q.numbers for t in tokens]
+        for i, token in enumerate(tokens):
+            glued = _GLUED.match(token)
+            if glued and (glued.group(2) in q.units or stem(glued.group(2)) in q.units):
+                return True
+            unit = token if token == "%" else stem(token)
+            if unit in q.alone:
+                return True
+            if unit in q.units:
+                before = tokens[max(0, i - self.within) : i]
+                ends = max((n for n, t in enumerate(before) if t in ".!?;:"), default=-1)  # in the same sentence
+                if any(numbered[max(0, i - self.within) + ends + 1 : i]):
+                    return True
+        return False

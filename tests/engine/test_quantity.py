@@ -1,0 +1,43 @@
+"""Questions asking an amount (service/language/quantities.yaml): what they ask, and which texts state it."""
+
+from __future__ import annotations
+
+from service.engine import Planner
+
+
+def _asked(planner: Planner, question: str):  # type: ignore[no-untyped-def]
+    e = planner.engine
+    return e.quantities.asked(question.split(), set(e.stopwords) | e.person_words, e.synonyms)
+
+
+def test_a_count_is_of_the_word_after_its_cue(planner: Planner) -> None:
+    q = _asked(planner, "how many stops have volunteers surveyed")
+    assert q is not None and q.kind == "count"
+    states = planner.engine.quantities.states
+    assert states("about 1,900 stops have been surveyed by hand", q)
+    assert states("searching 2,000 Project Gutenberg books", _asked(planner, "how many books"))
+    # a year is no count, and a number in the sentence before does not count the stops of this one
+    assert not states("developed since 2023. For each stop it shows access", q)
+    assert not states("it has 12 lines. Every stop is mapped", q)
+
+
+def test_durations_shares_and_amounts_stated_without_digits(planner: Planner, mateo_planner: Planner) -> None:
+    for p in (planner, mateo_planner):
+        states = p.engine.quantities.states
+        took = _asked(p, "how long does the check take")
+        assert took is not None and took.kind == "duration"
+        assert states("now validates in 14 seconds", took) and states("took 14s", took)
+        assert states("runs for a season on two cells", took) and not states("since June 2024", took)
+        share = _asked(p, "what share of searches")
+        assert share is not None and states("about 12 % of searches", share) and states("roughly a tenth", share)
+        assert _asked(p, "when did she start") is None
+
+
+def test_an_answer_that_does_not_state_the_amount_is_undone(planner: Planner, mateo_planner: Planner) -> None:
+    """A list of works is no answer to how many of something the graph does not count; a count of a kind of
+    work is still the graph's."""
+    plan = planner.plan("for step-free lisbon how many stops were surveyed by hand")
+    assert plan.answer is not None and "1,900 stops" in plan.answer.text
+    plan = mateo_planner.plan("how many microphones does the aria firmware beamform with")
+    assert plan.answer is not None and "two-microphone" in plan.answer.text
+    assert planner.plan("how many talks has she given").route == "count"
