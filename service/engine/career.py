@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
+from service.engine.catalog import Entity
 from service.engine.intents import contains
 from service.engine.routes import answer_limit, labels, month, names, plural, say_role, when
 from service.engine.state import State
@@ -54,6 +55,8 @@ def place_of(st: State) -> bool:
         rows = sorted((r for r in facts.rows if r["property"].value.endswith(link) and r["value"].kind == "iri"),
                       key=lambda r: r["inferred"].value == "true")  # what the owner wrote first: the city, then
         places = [r["value"] for r in rows]  # the countries the reasoner adds
+        if not places and e.kind == "work" and _venue_of(st, e, facts):
+            return True
         if not places:
             st.rollback(mark)  # not read: no answer rests on it
             continue
@@ -65,6 +68,21 @@ def place_of(st: State) -> bool:
         st.say(f"{e.label} {verb} {where}.", st.read_entity(e, facts))
         return True
     return False
+
+
+def _venue_of(st: State, e: Entity, facts: QueryRun) -> bool:
+    """ "Where did the Widget paper appear", "at which event was the talk given": a work based nowhere is
+    answered by its venue, or a talk by its description, which says where it was given."""
+    if st.has("time"):
+        return False  # "where and when was it given": its dates say both
+    venue = next((r["value"].value for r in facts.rows if r["property"].value.endswith("#venue")), None)
+    if venue is None and not ("Talk" in e.classes and e.description):
+        return False
+    st.plan.route = "place"
+    st.exact = True
+    st.listed = [e.iri]
+    st.say(f"{e.label} appeared in {venue}." if venue else f"{e.label}: {e.description}", st.read_entity(e, facts))
+    return True
 
 
 def _kind_asked(st: State, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

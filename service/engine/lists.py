@@ -13,6 +13,7 @@ from service.engine.routes import (
     broad,
     class_members,
     column_iris,
+    cued_section,
     during_role,
     key_first,
     kind_of_work_named,
@@ -317,6 +318,9 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
                        f"{names(labels(st, st.listed[: len(narrowed)]), answer_limit(st))}.", ref)  # fmt: skip
             facts = st.run("facts", {"entity": e.iri})
             st.say(f"{e.label}: {e.description}", st.read_entity(e, facts))
+            cued = cued_section(st, e.name) if len(narrowed) == 1 else None
+            if cued is not None:  # "what was the problem with the workshop kit": its section on what went wrong
+                st.say(cued.passage.text, st.read_passage(cued))
             if st.has("time") and e.start:  # "the bat detector workshop: where and when?"
                 began = date.fromisoformat(e.start[:10])
                 finished = date.fromisoformat(e.end[:10]) if e.end else began

@@ -15,7 +15,7 @@ from service.engine.quantity import Quantity
 from service.engine.retrieve import PassageHit, best_passage_for, search_articles
 from service.engine.state import State
 from service.queries import QueryRun
-from service.text import stem
+from service.text import stem, terms
 
 VERB = {"skill": "use", "theme": "sit under", "technique": "implement", "dataset": "use"}
 
@@ -212,8 +212,30 @@ def entity_answer(st: State) -> bool:
             st.say(lead.text, st.read_passage(PassageHit(lead, 0.0)))
             st.exact = False
             return True
+    elif e.kind == "work" and (cued := _cued_nearby(st, e)) is not None:
+        # "what went wrong with the Widget board", a part without an article: what the graph says of it, then
+        # the section asked for in the article of the work it belongs to
+        st.plan.route = "passage"
+        st.say(f"{e.label}: {e.description}" if e.description else e.label, st.read_entity(e, facts))
+        st.say(cued.passage.text, st.read_passage(cued))
+        st.exact = False
+        return True
     st.say(f"{e.label}: {e.description}" if e.description else e.label, st.read_entity(e, facts))
     return True
+
+
+def _cued_nearby(st: State, e: Entity) -> PassageHit | None:
+    """The section a cue asks for (what went wrong, the results) in the article of a work one hop from `e`."""
+    if not st.engine.intents.sections_asked(st.said):
+        return None
+    ents = st.engine.entities
+    for row in st.run("neighbours", {"entity": e.iri}).rows:
+        near = ents.get(row["neighbour"].value)
+        if near is not None and near.has_article and near.kind == "work":
+            cued = cued_section(st, near.name, about=tuple(terms(e.label)))
+            if cued is not None:
+                return cued
+    return None
 
 
 def _amount_only_described(st: State, e: Entity, lead: str) -> bool:
@@ -273,19 +295,26 @@ def stating_amount(st: State, article: str, hit: PassageHit | None, said: str = 
     return None
 
 
-def cued_section(st: State, article: str, kinds: tuple[str, ...] = ()) -> PassageHit | None:
+def cued_section(
+    st: State, article: str, kinds: tuple[str, ...] = (), about: tuple[str, ...] = ()
+) -> PassageHit | None:
     """ "What did the Widget paper find": the opening of the section a cue of the question asks for ("Findings",
     intents.yaml section_asked_by); how and why, which the explain branch weighs against the question's words,
-    only among `kinds` and by the heading's own word ("Why she built it")."""
+    only among `kinds` and by the heading's own word ("Why she built it"); with `about`, the passage of that section
+    holding those words best, else its opening."""
     intents, index = st.engine.intents, st.engine.passages
     wanted = {stem(w) for kind in intents.sections_asked(st.said) if (kind in kinds) == (kind in ("how", "why"))
               for w in intents.sections.get(kind, ())[: 1 if kinds else None]}  # fmt: skip
     if not wanted:
         return None
-    for doc in index.article_docs.get(article, ()):
-        if wanted & index.section_terms[doc]:
-            return PassageHit(index.docs[doc], 0.0)
-    return None
+    docs = [doc for doc in index.article_docs.get(article, ()) if wanted & index.section_terms[doc]]
+    if about and docs:  # of the section's passages, the one about the part asked of ("the call detector")
+        heading = index.docs[docs[0]].heading
+        scores = index.bm25({t: 1.0 for t in about}, [d for d in docs if index.docs[d].heading == heading])
+        best = max(scores, key=lambda d: (scores[d], -d), default=None)
+        if best is not None:
+            return PassageHit(index.docs[best], scores[best])
+    return PassageHit(index.docs[docs[0]], 0.0) if docs else None
 
 
 def _section_asked(st: State, e: Entity) -> PassageHit | None:
