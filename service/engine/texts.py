@@ -180,15 +180,18 @@ def described(st: State) -> tuple[Entity, float] | None:
 def described_work(st: State) -> bool:
     """ "the routing thing she made for the delivery company": a question that describes a work instead of
     naming it is answered from the work whose description holds it best (of the kind named, if any)."""
-    if st.entities or not st.has("describes"):
+    # "the routing software she wrote in the Netherlands": a place or organisation named is where it was made
+    if not st.has("describes") or any(e.kind not in ("place", "organisation") for e in st.entities):
         return False
     kind = st.class_named()
     among = None
     if kind is not None and kind[1] == "class":
         _, among = routes.class_members(st, kind[0])
     ranked = described_works(st, among)
-    # what describes the work, without the words that say a work is described ("thing", "made", "game")
-    content = tuple(t for t in st.terms if t not in st.engine.accounted) or st.terms
+    # what describes the work, without the words that say a work is described ("thing", "made", "game") and
+    # the names of where it was made
+    named = {t for e in st.entities for t in st.name_terms(e)}
+    content = tuple(t for t in st.terms if t not in st.engine.accounted and t not in named) or st.terms
     if not ranked or not _enough(st, support := _coverage(st, ranked[0], content)):
         return False
     e = ranked[0]
