@@ -347,7 +347,9 @@ class Planner:
             return False
         if any(contains(st.said, key) for key, _ in self.engine.relations):  # "which university is it part of"
             return False
-        return bool(st.ask())
+        asked = tuple(st.ask())
+        # "the map showing which Lisbon stops are wheelchair friendly": what is asked describes one of her works
+        return bool(asked) and not (len(asked) > 1 and texts.describes_a_work(st, asked))
 
     # ------------------------------------------------------------------------- finish
 

@@ -171,6 +171,13 @@ def _coverage(st: State, e: Entity, query: tuple[str, ...] | None = None) -> flo
     return st.engine.passages.coverage(query or st.terms, found, st.engine.synonyms)
 
 
+def describes_a_work(st: State, words: tuple[str, ...]) -> bool:
+    """Whether the words are, at least by the floor of a paraphrase (explain_floor), what the graph says of one
+    work (its name and description): "map", "stops" and "wheelchair" of a map of accessible stops."""
+    ranked = described_works(st)
+    return bool(ranked) and _enough(st, _coverage(st, ranked[0], words), "explain_floor")
+
+
 def described(st: State) -> tuple[Entity, float] | None:
     """The work whose graph description best matches the question, and how much of the question it holds."""
     ranked = described_works(st)
