@@ -414,6 +414,9 @@ def concept_works(st: State) -> bool:
     ref = st.read_query(run, ", ".join(labels(st, iris[:10])))
     among = key_first(st, iris)
     st.say(f"{plural(len(iris), *noun)} {verb + 's' if len(iris) == 1 else verb} {e.display}. {among}", ref)
+    only = st.engine.entities.get(iris[0]) if len(iris) == 1 else None
+    if only is not None and only.description:  # "how does he use BLE": the one work, in its own words
+        st.say(f"{only.label}: {only.description}", st.read_entity(only, st.run("facts", {"entity": only.iri})))
     if e.has_article and st.kind in ("explain", "search", "entity"):
         weights = st.engine.weights["article"]
         hit = best_passage_for(st.engine.passages, e.name, st.terms, st.engine.synonyms, weights)
