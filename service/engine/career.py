@@ -176,6 +176,9 @@ def career(st: State) -> bool:
     rows = _kind_asked(st, rows)
     if not rows:
         return False
+    if st.has("lives") and not named and not places and (st.period is not None or st.has("now")):
+        # "which city did she live in from 2019 to 2021", "where is he based these days": the places
+        return _places(st, run, rows, career_params)
     held = [role_text(r, st.today) for r in rows]
     ref = st.read_query(run, "; ".join(held))
     st.say(f"{opening}: {'; '.join(held)}." if opening else f"{'; '.join(held)}.", ref)
