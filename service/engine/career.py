@@ -302,3 +302,22 @@ def _finish(st: State, run: QueryRun, rows: list[dict[str, Any]]) -> None:
     st.listed = list(dict.fromkeys((held + works) if st.has("count") else (works + held))) if works else held
     if len(rows) == 1 and not works:  # one role: what it was, in the graph's words ("article search, ranking")
         say_role(st, st.engine.entities.get(rows[0]["role"].value))
+        _work_asked(st, rows[0]["role"].value)
+
+
+def _work_asked(st: State, role: str) -> None:
+    """ "What was her undergrad dissertation": of the works made in the one role answered, the one one of whose
+    names (its "BSc dissertation" alternative label) holds every word the question asks beyond the career,
+    first and in its own words."""
+    asked = set(st.ask())
+    if not asked:
+        return
+    made = st.run("during_role", {"role": role})
+    ents = st.engine.entities
+    for row in made.rows:
+        e = ents.get(row["work"].value)
+        if e is not None and row["how"].value.startswith("made") and asked <= st.engine.linker.naming.get(e.iri, set()):
+            st.listed.insert(0, e.iri)
+            st.say(f"{e.label}: {e.description}", st.read_entity(e, st.run("facts", {"entity": e.iri})))
+            return
+    st.plan.sparql.pop()  # read for nothing

@@ -101,6 +101,10 @@ class Linker:
             before, _, after = frame.partition("*")
             self._frames.add((tuple(t.word for t in tokenize(before)), tuple(t.word for t in tokenize(after))))
         self.vocabulary = {w for key in self._names for w in key}
+        self.naming: dict[str, set[str]] = {}  # IRI -> the stems of every name it has ("BSc dissertation")
+        for key, named in self._names.items():
+            for iri in named:
+                self.naming.setdefault(iri, set()).update(stem(w) for w in key)
         self._sorted = sorted((" ".join(key), owners) for key, owners in self._names.items())
         self._sorted_keys = [name for name, _ in self._sorted]
 
