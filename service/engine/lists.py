@@ -272,6 +272,9 @@ def period(st: State) -> bool:
         rows = [r for r in rows if key in r and start <= r[key].value[:10] <= end]
         st.listed = [*st.listed, *(r["role"].value for r in rows)]
     held = [r["role"].label or r["role"].value for r in rows]
+    if held and state == "active" and st.has("doing_then"):  # "what was she doing in 2014": her roles first
+        cap = int(st.engine.weights["dates"]["roles_first"])
+        st.listed = [*list(dict.fromkeys(r["role"].value for r in rows))[:cap], *st.listed]
     if held:
         lead = f"{st.voice.f['Their']} roles then" if state == "active" else f"{st.voice.f['Their']} roles {state} then"
         st.say(f"{lead}: {names(held, 4)}.", st.read_query(roles, ", ".join(held)))
