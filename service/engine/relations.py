@@ -13,6 +13,7 @@ from datetime import date
 from service.engine.intents import contains
 from service.engine.routes import amount_asked, class_members, kind_of_work_named, labels, month, names, plural
 from service.engine.state import State
+from service.text import terms
 from service.vocab import PF
 
 SKIP = ("define", "navigate", "source", "contact", "stack")
@@ -96,6 +97,9 @@ def relation(st: State) -> bool:
     if other is not None and other.description and amount_asked(st) is not None:
         # "how many keys does its successor have": the one related thing's own account holds the amount
         st.say(f"{other.label}: {other.description}", st.read_entity(other, st.run("facts", {"entity": other.iri})))
+    elif e.description and set(st.ask()) & set(terms(e.description)):
+        # "which parts of the firmware did he own": the named thing's own account says what else is asked
+        st.say(f"{e.label}: {e.description}", st.read_entity(e, st.run("facts", {"entity": e.iri})))
     return True
 
 
