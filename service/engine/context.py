@@ -17,11 +17,17 @@ from service.engine.model import Plan
 _ONLY_POINTING = {"and", "what", "about", "how", "tell", "me", "is", "s"}  # "and the second one?" asks nothing more
 
 
+_NO_NOUN = {"it", "its", "them", "they"}  # "does it work with": "it work" is no phrase, unlike "that work"
+
+
 def _phrase_pattern(phrases: list[str]) -> re.Pattern[str] | None:
     if not phrases:
         return None
-    alternatives = "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True))
-    return re.compile(rf"(?<![\w'])(?:the\s+)?(?:{alternatives})(?:\s+(?:one|project|work|result))?(?![\w'])", re.I)
+    ordered = sorted(phrases, key=len, reverse=True)
+    with_noun = "|".join(re.escape(p) for p in ordered if p.lower() not in _NO_NOUN) or "(?!)"
+    bare = "|".join(re.escape(p) for p in ordered if p.lower() in _NO_NOUN) or "(?!)"
+    return re.compile(rf"(?<![\w'])(?:the\s+)?(?:(?:{with_noun})(?:\s+(?:one|project|work|result))?|(?:{bare}))"
+                      rf"(?![\w'])", re.I)  # fmt: skip
 
 
 def resolve(engine: Engine, question: str, previous: Plan) -> str:

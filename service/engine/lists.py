@@ -392,6 +392,8 @@ def concept_works(st: State) -> bool:
     ents = st.entities
     if not ents or ents[0].kind not in CONCEPTS or st.unknown_rest():
         return False
+    if st.kind == "stack" and any(e.kind == "work" for e in ents):
+        return False  # "which game audio middleware does Widget work with": the work's stack, not the theme's works
     e = ents[0]
     candidate = st.engine.routes["candidates"].get(e.kind)
     if not candidate:

@@ -173,6 +173,8 @@ def entity_answer(st: State) -> bool:
     if st.kind == "search" and asks_more and ents[0].kind in ("place", "organisation"):
         return False  # "the best restaurant in Berlin" is not a question about Berlin's place in her work
     e = ents[0]
+    if st.kind == "stack":  # "which game audio middleware does Widget use": the work's stack, whatever else is named
+        e = next((x for x in ents if x.kind == "work"), e)
     if e.kind == "person":
         return False  # answered by about.person_named, before this branch
     role = role_named(st) if e.kind in ("role", "organisation") else None
