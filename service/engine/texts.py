@@ -65,8 +65,8 @@ def explain(st: State) -> bool:
         and _support(st, top) >= _support(st, hit) + margin
     ):
         hit = top  # "why did Acme switch to OpenSearch": the migration's own article holds more of the question
-    if hit.passage.kind == "lead":  # a why question is not answered by an overview when a section says why
-        hit = routes.cued_section(st, hit.passage.article, ("why",)) or hit
+    if hit.passage.kind == "lead" and not st.has("naming"):  # a why question is not answered by an overview
+        hit = routes.cued_section(st, hit.passage.article, ("why",)) or hit  # when a section says why
     owner = st.engine.by_name.get(hit.passage.article)
     hit = routes.stating_amount(st, hit.passage.article, hit, owner.description if owner else "") or hit
     about = st.engine.by_name.get(hit.passage.article)
@@ -87,6 +87,15 @@ def explain(st: State) -> bool:
         routes.account(st, about, hit)
     st.say(hit.passage.text, st.read_passage(hit))
     return True
+
+
+def _naming(st: State, e: Entity) -> PassageHit | None:
+    """The first passage of the thing's article that speaks of its name ("The name comes from ...")."""
+    index = st.engine.passages
+    for doc in index.article_docs.get(e.name, ()):
+        if stem("name") in index.passage_terms(index.docs[doc]):
+            return PassageHit(index.docs[doc], 0.0)
+    return None
 
 
 def _asked_of(st: State, e: Entity) -> tuple[str, ...]:
@@ -134,6 +143,9 @@ def best_passage(st: State, part: tuple[Entity, set[str]] | None = None) -> Pass
             cued = routes.cued_section(st, e.name)  # "how accurate did Widgeteer get": its results, whatever the words
             if cued is not None:
                 return cued
+            named = _naming(st, e) if st.has("naming") else None
+            if named is not None:  # "why is it called Widgeteer": where its article says what the name is
+                return named
             if not _asked_of(st, e):  # "why did she build X": the kind of question is all it asks
                 cued = routes.cued_section(st, e.name, ("why",))
                 if cued is not None:
