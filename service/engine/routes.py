@@ -169,9 +169,12 @@ def entity_answer(st: State) -> bool:
     ents = st.entities
     if not ents or st.unknown_rest():
         return False
-    asks_more = any(w not in st.engine.stopwords and w not in st.engine.intents.filler for w in st.cue)
-    if st.kind == "search" and asks_more and ents[0].kind in ("place", "organisation"):
-        return False  # "the best restaurant in Berlin" is not a question about Berlin's place in her work
+    more = {stem(w) for w in st.cue if w not in st.engine.stopwords and w not in st.engine.intents.filler}
+    if st.kind == "search" and more and ents[0].kind in ("place", "organisation") and not (
+        more & set(terms(ents[0].description))
+    ):
+        return False  # "the best restaurant in Berlin" is not a question about Berlin's place in her work, but
+        # "what does the collective maintain" is answered by the collective's own account
     e = ents[0]
     if st.kind == "stack":  # "which game audio middleware does Widget use": the work's stack, whatever else is named
         e = next((x for x in ents if x.kind == "work"), e)
