@@ -318,6 +318,6 @@ def _work_asked(st: State, role: str) -> None:
         e = ents.get(row["work"].value)
         if e is not None and row["how"].value.startswith("made") and asked <= st.engine.linker.naming.get(e.iri, set()):
             st.listed.insert(0, e.iri)
-            st.say(f"{e.label}: {e.description}", st.read_entity(e, st.run("facts", {"entity": e.iri})))
+            st.say_account(e)
             return
     st.plan.sparql.pop()  # read for nothing

@@ -248,6 +248,12 @@ def period(st: State) -> bool:
             iris = [i for i in iris if _dated_in(st, i, field_name, start, end)]
             state = "started" if rule == "began" else "finished"
             break
+    common = st.engine.common_english  # "over the last 12 months" narrows nothing; "client projects" does
+    asked = tuple(w for w in st.ask() if st.engine.speller.english(w) < common)
+    narrowed = [w.iri for w in described_among(st, iris, asked)] if asked and iris else []
+    if narrowed:  # "client projects in Q3 2025": the works of the period whose graph description says so
+        iris = narrowed
+        one, many = f"{one.split()[0]} so described was", f"{many.split()[0]} so described were"
     st.listed = iris
     st.plan.route = "works_in_period"
     st.exact = True
@@ -264,6 +270,8 @@ def period(st: State) -> bool:
             f"{plural(len(iris), one, many)} {state} {span}. {key_first(st, iris)}".strip(),
             st.read_query(works, ", ".join(labels(st, iris[:10]))),
         )
+        if narrowed:  # what makes the best of them so described, in the graph's words
+            st.say_account(st.engine.entities[narrowed[0]])
     else:
         st.say(f"No work in the graph was {state} {span}.", st.read_query(works, "0 rows"))
     rows = roles.rows
@@ -320,7 +328,7 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
                 st.say(f"{plural(len(narrowed), label.lower(), many.lower())} so described: "
                        f"{names(labels(st, st.listed[: len(narrowed)]), answer_limit(st))}.", ref)  # fmt: skip
             facts = st.run("facts", {"entity": e.iri})
-            st.say(f"{e.label}: {e.description}", st.read_entity(e, facts))
+            st.say_account(e, facts)
             cued = cued_section(st, e.name) if len(narrowed) == 1 else None
             if cued is not None:  # "what was the problem with the workshop kit": its section on what went wrong
                 st.say(cued.passage.text, st.read_passage(cued))
@@ -415,13 +423,13 @@ def concept_works(st: State) -> bool:
     st.exact = True
     verb = VERB.get(e.kind, "use")
     if st.kind == "entity" and e.description and not e.has_article:  # "tell me about X": what X is, first
-        st.say(f"{e.label}: {e.description}", st.read_entity(e, st.run("facts", {"entity": e.iri})))
+        st.say_account(e)
     ref = st.read_query(run, ", ".join(labels(st, iris[:10])))
     among = key_first(st, iris)
     st.say(f"{plural(len(iris), *noun)} {verb + 's' if len(iris) == 1 else verb} {e.display}. {among}", ref)
     only = st.engine.entities.get(iris[0]) if len(iris) == 1 else None
     if only is not None and only.description:  # "how does he use BLE": the one work, in its own words
-        st.say(f"{only.label}: {only.description}", st.read_entity(only, st.run("facts", {"entity": only.iri})))
+        st.say_account(only)
     if e.has_article and st.kind in ("explain", "search", "entity"):
         weights = st.engine.weights["article"]
         hit = best_passage_for(st.engine.passages, e.name, st.terms, st.engine.synonyms, weights)

@@ -96,10 +96,10 @@ def relation(st: State) -> bool:
     other = st.engine.entities.get(related[0]) if len(related) == 1 else None
     if other is not None and other.description and amount_asked(st) is not None:
         # "how many keys does its successor have": the one related thing's own account holds the amount
-        st.say(f"{other.label}: {other.description}", st.read_entity(other, st.run("facts", {"entity": other.iri})))
+        st.say_account(other)
     elif e.description and set(st.ask()) & set(terms(e.description)):
         # "which parts of the firmware did he own": the named thing's own account says what else is asked
-        st.say(f"{e.label}: {e.description}", st.read_entity(e, st.run("facts", {"entity": e.iri})))
+        st.say_account(e)
     return True
 
 

@@ -221,11 +221,11 @@ def entity_answer(st: State) -> bool:
         # "what went wrong with the Widget board", a part without an article: what the graph says of it, then
         # the section asked for in the article of the work it belongs to
         st.plan.route = "passage"
-        st.say(f"{e.label}: {e.description}" if e.description else e.label, st.read_entity(e, facts))
+        st.say_account(e, facts)
         st.say(cued.passage.text, st.read_passage(cued))
         st.exact = False
         return True
-    st.say(f"{e.label}: {e.description}" if e.description else e.label, st.read_entity(e, facts))
+    st.say_account(e, facts)
     return True
 
 
@@ -273,7 +273,7 @@ def account(st: State, about: Entity | None, hit: PassageHit, facts: QueryRun | 
     parts and numbers (the cellular automata of a cave generator, the keys of each half of a keyboard)."""
     if about is not None and about.description and hit.passage.kind != "lead":
         facts = facts or st.run("facts", {"entity": about.iri})
-        st.say(f"{about.label}: {about.description}", st.read_entity(about, facts))
+        st.say_account(about, facts)
 
 
 def amount_asked(st: State) -> Quantity | None:

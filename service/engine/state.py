@@ -235,3 +235,8 @@ class State:
 
     def say(self, text: str, *refs: str) -> None:
         self.draft.say(text, *refs)
+
+    def say_account(self, e: Entity, facts: QueryRun | None = None) -> None:
+        """ "Widget: <what the graph says of it>", citing its facts (read now unless given)."""
+        facts = facts or self.run("facts", {"entity": e.iri})
+        self.say(f"{e.label}: {e.description}" if e.description else e.label, self.read_entity(e, facts))

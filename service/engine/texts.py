@@ -82,7 +82,7 @@ def explain(st: State) -> bool:
         # it, then the passage of the related article (the work it is part of) that holds the question
         e, _ = part
         st.listed.insert(0, e.iri)
-        st.say(f"{e.label}: {e.description}", st.read_entity(e, st.run("facts", {"entity": e.iri})))
+        st.say_account(e)
     else:
         routes.account(st, about, hit)
     st.say(hit.passage.text, st.read_passage(hit))
@@ -217,7 +217,7 @@ def described_work(st: State) -> bool:
     st.plan.route = "described"
     st.support = support
     st.listed = [w.iri for w in ranked[:5]]
-    st.say(f"{e.label}: {e.description}", st.read_entity(e, st.run("facts", {"entity": e.iri})))
+    st.say_account(e)
     return True
 
 
@@ -245,7 +245,7 @@ def top_passage(st: State) -> bool:
         e, st.support = graph
         st.plan.route = "described"
         st.listed = [e.iri]
-        st.say(f"{e.label}: {e.description}", st.read_entity(e, st.run("facts", {"entity": e.iri})))
+        st.say_account(e)
         return True
     if hit is None:
         return False
