@@ -104,7 +104,10 @@ def test_dropped_when_the_provider_fails_or_is_slow(meaning_planner: Planner, pl
     failed = meaning_planner.plan("which conferences did she speak at", today=TODAY)
     assert len(model.requests) == 1  # cooling down after the failure: not asked again
     for doc in (slow,):
-        doc.pop("timing_ms"), plain.pop("timing_ms")
+        for d in (doc, plain):  # timings differ from run to run, the plan does not
+            d.pop("timing_ms", None)
+            for run in d.get("sparql") or []:
+                run.pop("ms", None)
         assert doc == plain  # keyword search alone: the plan of a site without meaning search
     assert failed.route
 
