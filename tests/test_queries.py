@@ -74,6 +74,8 @@ ROUTES: list[tuple[str, dict[str, Any], str, list[str], int]] = [
     ("works-of-class", {"class": PF + "Paper"}, "work", ["Retrieval for Small Corpora"], 5),
     ("works-of-class", {"class": PF + "Game"}, "work", ["Wordloom"], 10),
     ("skills-of-category", {"category": PF + "ProgrammingLanguage"}, "skill", ["Python", "Rust"], 14),
+    ("skills-of-category-in-class", {"category": PF + "ProgrammingLanguage", "class": PF + "Game"}, "skill",
+     ["GDScript", "JavaScript", "Lua", "Rust"], 6),
     (
         "works-using-category",
         {"category": PF + "Database"},

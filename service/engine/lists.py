@@ -289,6 +289,19 @@ def period(st: State) -> bool:
     return True
 
 
+def _category_with(st: State, kind: str) -> str | None:
+    """A skill category named beside a kind of work, narrow enough to list by ("languages", not "tools")."""
+    too_broad = broad(st, "broad_categories")
+    return next((iri for iri, k in st.classes_named() if k == "category" and not iri.endswith(too_broad)), None)
+
+
+def _kind_with(st: State, category: str) -> str | None:
+    """A kind of work named beside a skill category, narrow enough to list by ("plugins", not "projects")."""
+    too_broad = broad(st, "broad_kinds")
+    kinds = [iri for iri, kind in st.classes_named() if kind == "class" and iri != category]
+    return next((k for k in kinds if not k.endswith(too_broad)), None)
+
+
 def _dated_in(st: State, iri: str, field_name: str, start: str, end: str) -> bool:
     """Whether the work's own start (or end) date falls in the period."""
     e = st.engine.entities.get(iri)
@@ -305,6 +318,8 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
         if found is None or found[0].endswith(broad(st, "broad_kinds")):
             return False
     iri, kind = found
+    if kind == "class" and (category := _category_with(st, iri)) is not None:
+        iri, kind = category, "category"  # "what languages did he use in his hardware projects"
     label, many = st.engine.class_labels[iri]
     mark = st.checkpoint()
     st.exact = True
@@ -351,6 +366,18 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
         ref = st.read_query(run, ", ".join(counted[:10]))
         st.say(f"The graph lists {plural(len(run.rows), label.lower(), many)}, with the works that use each: "
                f"{names(counted, 8)}.", ref)  # fmt: skip
+    elif (within := _kind_with(st, iri)) is not None:  # "which languages are his plugins written in"
+        run = st.run("category_in_class", {"category": iri, "class": within})
+        st.listed = [r["skill"].value for r in run.rows]
+        st.plan.route = "category_in_class"
+        counted = [f"{r['skill'].label} ({r['works'].value})" for r in run.rows]
+        ref = st.read_query(run, ", ".join(counted[:10]))
+        of = st.engine.class_labels[within][1].lower()
+        if counted:
+            st.say(f"In {st.voice.pronoun.possessive} {of}, {plural(len(counted), label, many)}, most used first: "
+                   f"{names(counted, 12)}.", ref)  # fmt: skip
+        else:
+            st.say(f"The graph records no {label.lower()} used in {st.voice.pronoun.possessive} {of}.", ref)
     else:
         run = st.run("category_skills", {"category": iri})
         used = [r for r in run.rows if int(r["works"].value) > 0]

@@ -113,6 +113,18 @@ class State:
                 return value
         return None
 
+    def classes_named(self) -> list[tuple[str, str]]:
+        """Every kind of work and skill category the question names outside its linked names, longest name
+        first ("languages" and "plugins" in "which languages are his plugins written in")."""
+        found: list[tuple[str, ...]] = []
+        named: dict[tuple[str, str], None] = {}
+        for key, value in self.engine.classes_longest_first:
+            # "hardware boards" names a category: the "hardware" inside it names no kind of work
+            if contains(self.cue, key) and not any(contains(longer, key) for longer in found):
+                found.append(key)
+                named[value] = None
+        return list(named)
+
     def has(self, rule: str) -> bool:
         return self.engine.intents.has(rule, self.said)
 

@@ -164,8 +164,9 @@ def test_a_source_link_lands_on_its_heading(page: Page, portfolio: tuple[str, st
     assert page.evaluate("document.querySelector(':target')?.tagName") == "H2"
     if name == "demo":
         page.goto("/?q=why did she choose simulated annealing for Tidewise")
-        page.locator("details.source summary").first.click()
-        page.get_by_role("link", name="Read the full article").first.click()
+        cited = page.locator("details.source").filter(has_text="simulated annealing")  # the passage, not the graph
+        cited.locator("summary").click()
+        cited.get_by_role("link", name="Read the full article").click()
         expect(page).to_have_url(re.compile(r"/wiki/Tidewise\?from=\w+#design-decisions$"))
         _at_top(page, "design-decisions")
         page.goto(f"/wiki/{article}")

@@ -47,9 +47,12 @@ def test_submit_shows_badge_source_chip_and_sparql(page: Page) -> None:
 
 
 def test_source_chip_opens_the_cited_passage(page: Page) -> None:
+    """The answer gives the graph's account of Tidewise (S1), then the passage on the choice (S2): its chip opens
+    that passage."""
     page.goto("/?q=" + "why did she choose simulated annealing for Tidewise")
-    page.locator("a.cite").first.click()
-    passage = page.locator("details#S1")
+    page.locator("a.cite[data-source='S2']").first.click()
+    passage = page.locator("details#S2")
+    expect(passage).to_have_attribute("open", "")
     expect(passage.locator("blockquote")).to_contain_text("simulated annealing")
     article = passage.get_by_role("link", name="Read the full article")
     expect(article).to_have_attribute("href", re.compile(r"/wiki/.+"))
