@@ -44,6 +44,7 @@ class Engine:
     speller: Speller
     intents: Intents
     quantities: Quantities
+    amount_skipped: frozenset[str]  # words never the thing a count counts ("how many of her stops"): stops
     dates: DateParser
     passages: PassageIndex
     stopwords: frozenset[str]
@@ -261,6 +262,7 @@ class Engine:
             k1=weights["bm25"]["k1"],
             b=weights["bm25"]["b"],
         )
+        person_words = frozenset(_all_words(abstain.get("person_words") or abstain.get("her_words")))
         engine = cls(
             kb=kb,
             entities=entities,
@@ -271,6 +273,7 @@ class Engine:
             speller=speller,
             intents=intents,
             quantities=Quantities(extra["quantities"]),
+            amount_skipped=stopwords | person_words,
             dates=DateParser(extra["dates"]),
             passages=PassageIndex(kb.index, kb.passages, k1=weights["bm25"]["k1"], b=weights["bm25"]["b"]),
             stopwords=stopwords,
@@ -293,7 +296,7 @@ class Engine:
             thing_alone_phrases=Phrases(phrases(alone.get("phrases"))),
             unpublished=Phrases(phrases([p for g in (abstain.get("unpublished_kinds") or {}).values() for p in g])),
             stated_as=_stated_as(abstain),
-            person_words=frozenset(_all_words(abstain.get("person_words") or abstain.get("her_words"))),
+            person_words=person_words,
             private_topics=frozenset(_all_words(abstain.get("private_topics"))),
             third_party={k: list(v or []) for k, v in (abstain.get("about_a_third_party_alone") or {}).items()},
             references=references,

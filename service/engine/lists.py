@@ -289,17 +289,16 @@ def period(st: State) -> bool:
     return True
 
 
-def _category_with(st: State, kind: str) -> str | None:
+def _category_with(st: State) -> str | None:
     """A skill category named beside a kind of work, narrow enough to list by ("languages", not "tools")."""
     too_broad = broad(st, "broad_categories")
     return next((iri for iri, k in st.classes_named() if k == "category" and not iri.endswith(too_broad)), None)
 
 
-def _kind_with(st: State, category: str) -> str | None:
-    """A kind of work named beside a skill category, narrow enough to list by ("plugins", not "projects")."""
+def _kind_with(st: State) -> str | None:
+    """A kind of work named beside a skill category, narrow enough to list by ("games", not "projects")."""
     too_broad = broad(st, "broad_kinds")
-    kinds = [iri for iri, kind in st.classes_named() if kind == "class" and iri != category]
-    return next((k for k in kinds if not k.endswith(too_broad)), None)
+    return next((iri for iri, k in st.classes_named() if k == "class" and not iri.endswith(too_broad)), None)
 
 
 def _dated_in(st: State, iri: str, field_name: str, start: str, end: str) -> bool:
@@ -318,7 +317,7 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
         if found is None or found[0].endswith(broad(st, "broad_kinds")):
             return False
     iri, kind = found
-    if kind == "class" and (category := _category_with(st, iri)) is not None:
+    if kind == "class" and (category := _category_with(st)) is not None:
         iri, kind = category, "category"  # "what languages did he use in his hardware projects"
     label, many = st.engine.class_labels[iri]
     mark = st.checkpoint()
@@ -366,7 +365,7 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
         ref = st.read_query(run, ", ".join(counted[:10]))
         st.say(f"The graph lists {plural(len(run.rows), label.lower(), many)}, with the works that use each: "
                f"{names(counted, 8)}.", ref)  # fmt: skip
-    elif (within := _kind_with(st, iri)) is not None:  # "which languages are his plugins written in"
+    elif (within := _kind_with(st)) is not None:  # "which languages are his plugins written in"
         run = st.run("category_in_class", {"category": iri, "class": within})
         st.listed = [r["skill"].value for r in run.rows]
         st.plan.route = "category_in_class"

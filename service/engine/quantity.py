@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,7 +46,7 @@ class Quantities:
         self.enforced = frozenset(str(k) for k in spec.get("enforced") or [])
         self.by_graph = frozenset(stem(str(w)) for w in spec.get("counted_by_graph") or [])
 
-    def asked(self, words: Sequence[str], skip: set[str], synonyms: Mapping[str, set[str]]) -> Quantity | None:
+    def asked(self, words: Sequence[str], skip: AbstractSet[str], synonyms: Mapping[str, set[str]]) -> Quantity | None:
         """The amount the question's words ask for, if any; for a count, the thing counted is the first word
         after the cue outside `skip` ("how many of her stops" counts stops), with its synonyms."""
         for kind, cues, units, more in self.kinds:

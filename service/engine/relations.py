@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import date
 
 from service.engine.intents import contains
-from service.engine.routes import amount_asked, class_members, kind_of_work_named, labels, month, names, plural
+from service.engine.routes import class_members, kind_of_work_named, labels, month, names, plural
 from service.engine.state import State
 from service.text import terms
 from service.vocab import PF
@@ -89,12 +89,12 @@ def relation(st: State) -> bool:
                      for label, iris in by_property.items())  # fmt: skip
     st.plan.route = "relation"
     st.exact = True
-    st.listed = [e.iri, *dict.fromkeys(i for iris in by_property.values() for i in iris)]
+    related = list(dict.fromkeys(i for iris in by_property.values() for i in iris))
+    st.listed = [e.iri, *related]
     st.subject = e.iri
     st.say(f"{e.display}: {said}.", st.read_query(run, said))
-    related = list(dict.fromkeys(i for iris in by_property.values() for i in iris))
     other = st.engine.entities.get(related[0]) if len(related) == 1 else None
-    if other is not None and other.description and amount_asked(st) is not None:
+    if other is not None and other.description and st.amount() is not None:
         # "how many keys does its successor have": the one related thing's own account holds the amount
         st.say_account(other)
     elif e.description and set(st.ask()) & set(terms(e.description)):

@@ -11,7 +11,6 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from service.engine.catalog import Entity
-from service.engine.quantity import Quantity
 from service.engine.retrieve import PassageHit, best_passage_for, search_articles
 from service.engine.state import State
 from service.queries import QueryRun
@@ -246,7 +245,7 @@ def _cued_nearby(st: State, e: Entity) -> PassageHit | None:
 def _amount_only_described(st: State, e: Entity, lead: str) -> bool:
     """ "How many microphones does Widget use": the amount asked is in the graph's description of the thing,
     not in the opening of its article."""
-    amount, amounts = amount_asked(st), st.engine.quantities
+    amount, amounts = st.amount(), st.engine.quantities
     return amount is not None and amounts.states(e.description or "", amount) and not amounts.states(lead, amount)
 
 
@@ -272,14 +271,7 @@ def account(st: State, about: Entity | None, hit: PassageHit, facts: QueryRun | 
     """Before a section of a thing's article, the graph's own one-line account of the thing, which names its
     parts and numbers (the cellular automata of a cave generator, the keys of each half of a keyboard)."""
     if about is not None and about.description and hit.passage.kind != "lead":
-        facts = facts or st.run("facts", {"entity": about.iri})
         st.say_account(about, facts)
-
-
-def amount_asked(st: State) -> Quantity | None:
-    """The amount the question asks for (quantities.yaml), if any."""
-    engine = st.engine
-    return engine.quantities.asked(st.said, set(engine.stopwords) | engine.person_words, engine.synonyms)
 
 
 def stating_amount(st: State, article: str, hit: PassageHit | None, said: str = "") -> PassageHit | None:
@@ -287,7 +279,7 @@ def stating_amount(st: State, article: str, hit: PassageHit | None, said: str = 
     article that states one, when neither the passage chosen nor what is already `said` (a graph description)
     does: the best of the article's passages for the question's words that states it."""
     engine = st.engine
-    amount = amount_asked(st)
+    amount = st.amount()
     if amount is None:
         return None
     if engine.quantities.states(said, amount) or (hit is not None and engine.quantities.states(hit.passage.text,

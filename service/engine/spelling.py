@@ -67,8 +67,9 @@ class Speller:
         self._british = sorted(((b, a) for b, a in british), key=lambda pair: -len(pair[0]))
         self._numbered = sorted(w for w in self._names if w.isalnum() and not w.isalpha() and not w.isdigit())
         self.correct = lru_cache(maxsize=8192)(self._correct)
+        self.english = lru_cache(maxsize=16384)(self._english_count)
 
-    def english(self, word: str) -> int:
+    def _english_count(self, word: str) -> int:
         """How common the word is in English (pyspellchecker's counts), in either spelling ("organise")."""
         count = int(self._english[word])
         for ending, american in self._british:

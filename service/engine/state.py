@@ -15,6 +15,7 @@ from service.engine.engine import Engine
 from service.engine.intents import contains
 from service.engine.link import Linked
 from service.engine.model import Plan
+from service.engine.quantity import Quantity
 from service.engine.resources import about_url
 from service.engine.retrieve import ArticleHit, PassageHit, search_articles
 from service.engine.trace import Trace
@@ -62,6 +63,7 @@ class State:
     subject: str | None = None  # what the answer is about when it is not a name of the question ("the role before X")
     support: float = 0.0
     _ask: list[str] | None = None
+    _amount: tuple[Quantity | None] | None = None
     trace: Trace | None = None  # the steps taken, when asked for (service/engine/trace.py)
 
     @property
@@ -153,6 +155,13 @@ class State:
     def name_terms(self, e: Entity) -> set[str]:
         """The stemmed words the question names `e` with ("widget canceller")."""
         return {t for m in self.linked.mentions if e.iri in m.iris for t in terms(m.text)}
+
+    def amount(self) -> Quantity | None:
+        """The amount the question asks for (quantities.yaml: "how long", "how many stops"), if any."""
+        if self._amount is None:
+            engine = self.engine
+            self._amount = (engine.quantities.asked(self.said, engine.amount_skipped, engine.synonyms),)
+        return self._amount[0]
 
     def ask(self) -> list[str]:
         """What the question asks beyond the names it links: the stems of the words no intent, filler, topic,

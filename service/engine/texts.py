@@ -67,15 +67,13 @@ def explain(st: State) -> bool:
         hit = top  # "why did Acme switch to OpenSearch": the migration's own article holds more of the question
     if hit.passage.kind == "lead" and not st.has("naming"):  # a why question is not answered by an overview
         hit = routes.cued_section(st, hit.passage.article, ("why",)) or hit  # when a section says why
-    owner = st.engine.by_name.get(hit.passage.article)
-    hit = routes.stating_amount(st, hit.passage.article, hit, owner.description if owner else "") or hit
     about = st.engine.by_name.get(hit.passage.article)
+    hit = routes.stating_amount(st, hit.passage.article, hit, about.description if about else "") or hit
     if about not in st.entities:  # not from the article of what was named: it must hold the question
         st.support = _support(st, hit)
         if not _enough(st, st.support, "explain_floor"):
             return False
     st.plan.route = "explain"
-    about = st.engine.by_name.get(hit.passage.article)
     st.listed = [about.iri] if about else []
     if part is not None and about is not None and about.iri in part[1]:
         # "how did the Widget canceller work", a part without an article of its own: what the graph says of
@@ -91,9 +89,9 @@ def explain(st: State) -> bool:
 
 def _naming(st: State, e: Entity) -> PassageHit | None:
     """The first passage of the thing's article that speaks of its name ("The name comes from ...")."""
-    index = st.engine.passages
+    index, name = st.engine.passages, stem("name")
     for doc in index.article_docs.get(e.name, ()):
-        if stem("name") in index.passage_terms(index.docs[doc]):
+        if name in index.passage_terms(index.docs[doc]):
             return PassageHit(index.docs[doc], 0.0)
     return None
 
