@@ -17,15 +17,14 @@ from service.engine.model import Plan
 _ONLY_POINTING = {"and", "what", "about", "how", "tell", "me", "is", "s"}  # "and the second one?" asks nothing more
 
 
-_NO_NOUN = {"it", "its", "them", "they"}  # "does it work with": "it work" is no phrase, unlike "that work"
-
-
-def _phrase_pattern(phrases: list[str]) -> re.Pattern[str] | None:
+def _phrase_pattern(phrases: list[str], bare_only: frozenset[str] = frozenset()) -> re.Pattern[str] | None:
+    """The phrases, each perhaps after "the" and before "one", "project", "work" or "result" ("that work"), but
+    those of `bare_only` alone ("does it work with": "it work" is no phrase)."""
     if not phrases:
         return None
     ordered = sorted(phrases, key=len, reverse=True)
-    with_noun = "|".join(re.escape(p) for p in ordered if p.lower() not in _NO_NOUN) or "(?!)"
-    bare = "|".join(re.escape(p) for p in ordered if p.lower() in _NO_NOUN) or "(?!)"
+    with_noun = "|".join(re.escape(p) for p in ordered if p.lower() not in bare_only) or "(?!)"
+    bare = "|".join(re.escape(p) for p in ordered if p.lower() in bare_only) or "(?!)"
     return re.compile(rf"(?<![\w'])(?:the\s+)?(?:(?:{with_noun})(?:\s+(?:one|project|work|result))?|(?:{bare}))"
                       rf"(?![\w'])", re.I)  # fmt: skip
 
@@ -83,7 +82,8 @@ def resolve(engine: Engine, question: str, previous: Plan) -> str:
             return previous.normalized[: old.start] + named.mentions[0].text + previous.normalized[old.end :]
 
     # "its stack", "compare it with Gadgeteer": the thing the previous plan was about
-    pronouns = _phrase_pattern(list(refs.get("pronouns") or []))
+    bare = frozenset(str(p).lower() for p in refs.get("pronouns_alone") or [])
+    pronouns = _phrase_pattern(list(refs.get("pronouns") or []), bare)
     about = previous.entity
     roles = [r.iri for r in previous.results if engine.entities.get(r.iri) and engine.entities[r.iri].kind == "role"]
     subject = engine.entities.get(previous.entity or "")
