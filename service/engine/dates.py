@@ -54,6 +54,8 @@ class DateParser:
         year = r"(19\d\d|20\d\d)"
         until = r"\s*(?:-|–|to|until|till|through|and)\s*"
         season = "|".join(sorted(map(re.escape, seasons), key=len, reverse=True)) or "(?!)"
+        counted = "|".join(sorted(map(re.escape, map(fold, spec.get("counted") or [])), key=len, reverse=True))
+        not_counted = rf"(?!\s+(?:{counted})\b)" if counted else ""
         self._patterns: list[tuple[re.Pattern[str], str]] = [
             (re.compile(rf"\b(?:from\s+|between\s+)?({month})\.?\s+(?:of\s+)?{year}{until}({month})\.?\s+(?:of\s+)?{year}\b"),
              "month_range_years"),
@@ -79,7 +81,7 @@ class DateParser:
             (re.compile(rf"\b(?:past|last|previous)\s+(\d+|{number})\s+(day|week|month|year)s?\b"), "relative_n"),
             (re.compile(r"\b(?:past|last|previous)\s+(day|week|month|year)\b"), "relative_1"),
             (re.compile(r"\bthis\s+(year|month)\b"), "this"),
-            (re.compile(rf"\b(?:in|during|of|for|from|around|since)?\s*{year}\b"), "year"),
+            (re.compile(rf"\b(?:in|during|of|for|from|around|since)?\s*{year}\b{not_counted}"), "year"),
         ]  # fmt: skip
 
     def parse(self, question: str, today: date) -> Period | None:

@@ -80,11 +80,16 @@ class Linker:
     ) -> None:
         # name as a tuple of folded words -> owners; graph names first
         self._names: dict[tuple[str, ...], list[str]] = {}
+        # names whose first word is a stopword only with a mark the tokenizer drops ("A* search" is "a search"):
+        # they link only where the question writes the mark too
+        self._marked: dict[tuple[str, ...], str] = {}
         for table in (graph_names, alias_names):
             for name, owners in table.items():
                 key = tuple(t.word for t in tokenize(name))
                 if set(key) <= stopwords:
                     continue  # "A*" is just "a" to the tokenizer: it would link everywhere
+                if key[0] in stopwords and (mark := re.match(r"\w+([^\w\s])", name)) is not None:
+                    self._marked.setdefault(key, mark.group(1))
                 if key not in self._names:
                     self._names[key] = sorted(owners)
         self._by_first: dict[str, list[tuple[str, ...]]] = {}
@@ -143,12 +148,14 @@ class Linker:
         for length, i, key in sorted(candidates, key=lambda c: (-c[0], c[1])):
             if any(used[i : i + length]):
                 continue
+            start, end = tokens[i].start, tokens[i + length - 1].end
+            if key in self._marked and self._marked[key] not in question[start:end]:
+                continue  # "a search library" does not name "A* search"
             if strict and key in self._ordinary and not self._meant_as_name(tokens, i, length):
                 out.skipped.append(question[tokens[i].start : tokens[i + length - 1].end])
                 continue
             for j in range(i, i + length):
                 used[j] = True
-            start, end = tokens[i].start, tokens[i + length - 1].end
             out.mentions.append(Mention(question[start:end], start, end, self._names[key]))
         out.mentions.sort(key=lambda m: m.start)
         spans = [(m.start, m.end) for m in out.mentions]

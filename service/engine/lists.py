@@ -22,6 +22,7 @@ from service.engine.routes import (
     names,
     plural,
     role_named,
+    say_ordinal,
     when,
 )
 from service.engine.state import State
@@ -334,13 +335,15 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
         # "talks at the Widget Meetup": those whose description names the place or organisation, all of it
         narrowed = [w for w in narrowed if named <= set(terms(f"{w.label} {w.description}"))]
         if narrowed:  # "his talk at Widgetconf", "the workshop at the makerspace": the ones so described
-            e = narrowed[0]
             st.listed = [w.iri for w in narrowed] + [x.iri for x in at]  # then the place or organisation named
             st.listed += [i for i in iris if i not in st.listed]
-            st.subject = e.iri
             if len(narrowed) > 1 or st.has("count"):  # "how many talks at the meetup": the number first
                 st.say(f"{plural(len(narrowed), label.lower(), many.lower())} so described: "
                        f"{names(labels(st, st.listed[: len(narrowed)]), answer_limit(st))}.", ref)  # fmt: skip
+                first = say_ordinal(st, st.listed[: len(narrowed)], ref)  # "his first jam game": the one begun first
+                st.listed = [*first, *st.listed[len(narrowed):]]
+            e = st.engine.entities[st.listed[0]]
+            st.subject = e.iri
             facts = st.run("facts", {"entity": e.iri})
             st.say_account(e, facts)
             cued = cued_section(st, e.name) if len(narrowed) == 1 else None
@@ -357,6 +360,7 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
         st.say(f"The graph lists {plural(len(iris), label.lower(), many)}.", ref)
         if iris:
             st.say(f"Key work first: {names(labels(st, iris), answer_limit(st))}.", ref)
+            st.listed = say_ordinal(st, iris, ref)
     elif kind == "concept":  # "has he published any datasets": the datasets, techniques or themes, most used first
         run = st.run("concept_list", {"class": iri})
         st.listed = column_iris(run, "concept")
@@ -453,6 +457,7 @@ def concept_works(st: State) -> bool:
     ref = st.read_query(run, ", ".join(labels(st, iris[:10])))
     among = key_first(st, iris)
     st.say(f"{plural(len(iris), *noun)} {verb + 's' if len(iris) == 1 else verb} {e.display}. {among}", ref)
+    st.listed = [e.iri, *say_ordinal(st, iris, ref)]
     only = st.engine.entities.get(iris[0]) if len(iris) == 1 else None
     if only is not None and only.description:  # "how does he use BLE": the one work, in its own words
         st.say_account(only)

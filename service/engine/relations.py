@@ -28,6 +28,9 @@ def dates(st: State) -> bool:
     if st.ask():  # "how long did the battery last": a part of the work, not the work's own dates
         return False
     e = works[0]
+    kind = kind_of_work_named(st)
+    if kind is not None and kind.rsplit("#", 1)[-1] not in e.classes:
+        return False  # "when did she give a talk about it": the talk's date, not the work's
     facts = st.run("facts", {"entity": e.iri})
     values = {r["property"].value.rsplit("#", 1)[-1]: r["value"].value for r in facts.rows}
     start, end, published = values.get("startDate"), values.get("endDate"), values.get("published")
@@ -141,7 +144,10 @@ def of_kind(st: State) -> bool:
         st.say(text, st.read_query(run, f"{len(run.rows)} rows, none a {label.lower()}"))
         return True
     said = names(labels(st, found), 8)
-    st.say(f"{plural(len(found), label, many).capitalize()} related to {e.display}: {said}.",
-           st.read_query(run, said))  # fmt: skip
+    dated = [f"{n} ({month(w.start)})" if (w := st.engine.entities.get(i)) is not None and w.start else n
+             for i, n in zip(found, labels(st, found), strict=True)]  # fmt: skip
+    ref = st.read_query(run, said)
+    st.say(f"{plural(len(found), label, many).capitalize()} related to {e.display}: "
+           f"{names(dated, 8) if len(found) <= 3 else said}.", ref)  # a few, each with when it was (a talk's day)
     st.read_query(members, ", ".join(labels(st, found)))
     return True

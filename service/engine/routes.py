@@ -100,6 +100,19 @@ def when(start: date, end: date) -> str:
     return f"between {start:%-d %B %Y} and {end:%-d %B %Y}"
 
 
+def say_ordinal(st: State, iris: list[str], ref: str) -> list[str]:
+    """ "the first thing she built at Acme", "his latest talk": of the works listed, the one that began first (or
+    last), said with its start; returns the list with it in front. Nothing when the question asks neither."""
+    first, last = st.has("first"), st.has("last")
+    dated = [e for i in iris if (e := st.engine.entities.get(i)) is not None and e.kind == "work" and e.start]
+    if first == last or len(dated) < 2:
+        return iris
+    pick = (min if first else max)(dated, key=lambda e: e.start or "")
+    word = "first" if first else "latest"
+    st.say(f"The {word} of them to begin: {pick.display}, in {month(pick.start or '')}.", ref)
+    return [pick.iri, *(i for i in iris if i != pick.iri)]
+
+
 def role_named(st: State) -> Entity | None:
     for e in st.entities:
         if e.kind == "role":
@@ -151,6 +164,8 @@ def during_role(st: State, role: Entity, *, of_kind_only: bool = False) -> bool:
         st.say(f"The graph attaches no work to {st.voice.f['their']} role as {role.label} ({when}).", ref)
     if made and of_kind is not None and none_of_kind:
         st.say(f"None of them is a {of_kind[0]}.", ref)
+    elif (first := say_ordinal(st, made, ref)) != made:
+        st.listed = [*first, *(i for i in st.listed if i not in first)]
     side = len(iris) - len(made)
     if side > 0:
         st.say(f"{plural(side, 'other work was', 'other works were')} active in that time.", ref)
