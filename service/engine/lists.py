@@ -19,6 +19,7 @@ from service.engine.routes import (
     kind_of_work_named,
     labels,
     month,
+    months_spanned,
     names,
     plural,
     role_named,
@@ -182,6 +183,13 @@ def comparison(st: State) -> bool:
         first, second = sorted((a, b), key=lambda e: e.start or "")
         st.say(f"{first.display} began in {month(first.start or '')}, {second.display} in "
                f"{month(second.start or '')}: {first.display} came first.", ref)  # fmt: skip
+        if a.end and b.end:  # which took longer
+            spans = {e.iri: months_spanned(e.start or "", e.end or "") for e in (a, b)}
+            longer = max((a, b), key=lambda e: spans[e.iri])
+            ran = " and ".join(f"{e.display} {plural(spans[e.iri], 'month', 'months')} ({month(e.start or '')} to "
+                               f"{month(e.end or '')})" for e in (a, b))  # fmt: skip
+            verdict = "the same time" if spans[a.iri] == spans[b.iri] else f"{longer.display} took longer"
+            st.say(f"They ran {ran}: {verdict}.", ref)
     for e in (a, b):  # what each one is, in its owner's words: the difference a reader asks for is often there
         if e.kind == "work" and e.description:
             ref = st.read_entity(e, st.run("facts", {"entity": e.iri}))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import date
 
 from service.engine.intents import contains
-from service.engine.routes import class_members, kind_of_work_named, labels, month, names, plural
+from service.engine.routes import class_members, kind_of_work_named, labels, month, months_spanned, names, plural
 from service.engine.state import State
 from service.text import terms
 from service.vocab import PF
@@ -38,7 +38,7 @@ def dates(st: State) -> bool:
         return False
     if end:
         finish, began = date.fromisoformat(end[:10]), date.fromisoformat(start[:10])
-        months = (finish.year - began.year) * 12 + finish.month - began.month + 1
+        months = months_spanned(start, end)
         if (finish - began).days < int(st.engine.weights["dates"]["to_the_day_under"]):  # a jam, not "1 month"
             days = (finish - began).days + 1
             span = f"from {began:%-d %B %Y} to {finish:%-d %B %Y} ({plural(days, 'day', 'days')})" if days > 1 \

@@ -92,6 +92,12 @@ def ambiguous(st: State) -> bool:
     return True
 
 
+def months_spanned(start: str, end: str) -> int:
+    """The calendar months a span of two ISO dates touches: April to June is three."""
+    began, finished = date.fromisoformat(start[:10]), date.fromisoformat(end[:10])
+    return (finished.year - began.year) * 12 + finished.month - began.month + 1
+
+
 def when(start: date, end: date) -> str:
     if start.year <= 1900:  # "before 2015"
         return f"before {end + timedelta(days=1):%-d %B %Y}"
