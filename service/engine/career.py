@@ -14,7 +14,7 @@ from typing import Any
 
 from service.engine.catalog import Entity
 from service.engine.intents import contains
-from service.engine.routes import answer_limit, labels, month, names, plural, say_role, when
+from service.engine.routes import answer_limit, kind_of_work_named, labels, month, names, plural, say_role, when
 from service.engine.state import State
 from service.queries import QueryRun
 from service.text import terms
@@ -107,6 +107,8 @@ def career(st: State) -> bool:
     )
     if not asked or st.kind in SKIP or st.authored_key is not None:
         return False
+    if not named and not places and kind_of_work_named(st) is not None and not st.has("education"):
+        return False  # "client work in Q3 2026" asks for works of a kind, not for the roles of "work in"
     sequence = st.has("before") or st.has("after")  # "what came after Acme" is the next role
     if named and not sequence and any(contains(st.said, key) for key, _ in st.engine.relations):
         return False  # "the lab is part of which university": the relation named, not the roles there

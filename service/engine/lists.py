@@ -334,6 +334,9 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
     if kind == "class":
         run = st.run("class_list", {"class": iri})
         iris = column_iris(run, "work")
+        if not iris and not at:  # a kind of work this portfolio has none of: what its wiki says may still answer
+            st.rollback(mark)
+            return False
         st.listed = iris
         st.plan.route = "class_list"
         ref = st.read_query(run, ", ".join(labels(st, iris[:10])))

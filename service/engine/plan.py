@@ -144,6 +144,7 @@ class Planner:
                    trace=plan.trace)  # fmt: skip
         authored = self._authored(words)
         about = authored is not None and any(a.key == authored and a.group == "about" for a in engine.authored)
+        cue = _outside_kinds(cue, engine.classes_longest_first)  # for the kind of question only
         st.kind, rule, read = engine.intents.decide(words, cue, st.linked_kinds(), authored=about,
                                                     linked_any=bool(st.entities))  # fmt: skip
         st.authored_key = authored
@@ -440,3 +441,16 @@ class Planner:
             resources, primary = resources_for(e, task)
             out.append(Result(e.iri, e.label, e.type, e.tier, score, resources, primary))
         return out
+
+
+def _outside_kinds(cue: list[str], kinds: list[tuple[tuple[str, ...], tuple[str, str]]]) -> list[str]:
+    """The cue words outside the names of kinds of work of several words: "consulting projects" names a kind
+    of work, not a question about consulting her."""
+    out = list(cue)
+    for key, _ in kinds:
+        if len(key) < 2:
+            break  # longest first: the rest are single words, which cue rules may rightly read ("games")
+        for i in range(len(out) - len(key) + 1):
+            if tuple(out[i : i + len(key)]) == key:
+                out[i : i + len(key)] = [""] * len(key)
+    return [w for w in out if w]
