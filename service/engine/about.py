@@ -11,9 +11,11 @@ from datetime import timedelta
 from typing import Any
 
 from service.engine.career import role_text
+from service.engine.catalog import Entity
 from service.engine.routes import answer_limit, column_iris, labels, month, names
 from service.engine.state import State
 from service.queries import QueryRun
+from service.text import stem, terms
 
 
 def _person(st: State) -> tuple[str, QueryRun] | None:
@@ -129,9 +131,19 @@ ROUTES: dict[str, Callable[[State, str, QueryRun], bool]] = {
 def person_named(st: State) -> bool:
     """ "tell me about Mateo Varga": the person, named with nothing else asked, gets the "who" answer."""
     ents = st.entities
-    if not ents or ents[0].kind != "person" or st.unknown_rest():
+    if not ents or ents[0].kind != "person" or st.unknown_rest() or _asks_more(st, ents[0]):
         return False
     return authored(st, "who")
+
+
+def _asks_more(st: State, person: Entity) -> list[str]:
+    """The words of a question naming the person that ask for something their own account does not hold:
+    "Ada's favourite food", "what does Ada think of the new phone" are no question about who Ada is."""
+    item = next((a for a in st.engine.authored if a.key == "who"), None)
+    told = set(terms(f"{person.description} {item.text if item is not None else ''}"))
+    accounted = st.engine.accounted
+    asked = [stem(w) for w in st.cue if w not in accounted and stem(w) not in accounted]
+    return [s for s in asked if not any(t.startswith(s) for t in told)]  # "independent" in "independently"
 
 
 def authored(st: State, key: str) -> bool:
