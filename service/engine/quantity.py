@@ -17,6 +17,7 @@ from service.text import stem
 
 _TOKEN = re.compile(r"\d+[^\W\d_]+|\d[\d,.]*\d|\d|%|[^\W\d_]+|[.!?;:]")
 _YEAR = re.compile(r"^(?:1[89]|20)\d\d$")  # "since 2023. For each stop": a year counts nothing
+_AT_CUTOFF = re.compile(r"@\d+")  # "nDCG@10 rose from 0.52": the 10 is part of the measure's name
 _GLUED = re.compile(r"^(\d[\d,.]*)([^\W\d_]+|%)$")  # "14s", "300MB", "5%"
 
 
@@ -29,16 +30,25 @@ class Quantity:
     units: frozenset[str]
     alone: frozenset[str]
     numbers: frozenset[str] = frozenset()  # more words that are a number before this kind's units ("a season")
+    cue: tuple[str, ...] = ()  # the words that asked for it ("what share"): the form of the answer, not its topic
+    either_side: bool = False  # the number may follow the unit too ("nDCG@10 rose from 0.52")
+
+    @property
+    def form_words(self) -> frozenset[str]:
+        """The stems of the cue that ask only for the form of the answer ("share" in "what share of queries"),
+        not the measure's own name ("ndcg"): a text states the amount without them."""
+        return frozenset(stem(w) for w in self.cue) - self.units
 
 
 class Quantities:
     def __init__(self, spec: Mapping[str, Any] | None) -> None:
         spec = spec or {}
-        self.kinds: list[tuple[str, list[Phrase], frozenset[str], frozenset[str]]] = []
+        self.kinds: list[tuple[str, list[Phrase], frozenset[str], frozenset[str], bool]] = []
         for kind, body in (spec.get("kinds") or {}).items():
             units = frozenset(stem(u.lower()) if u != "%" else u for u in body.get("units") or [])
             more = frozenset(str(w).lower() for w in body.get("numbers") or [])
-            self.kinds.append((str(kind), phrases(body.get("asked_by")), units, more))
+            either = bool(body.get("either_side"))
+            self.kinds.append((str(kind), phrases(body.get("asked_by")), units, more, either))
         self.alone = frozenset(stem(str(w)) for w in spec.get("alone") or [])
         self.numbers = frozenset(str(w).lower() for w in spec.get("number_words") or [])
         self.counted = str(spec.get("counted") or "")  # the kind whose unit is the word after its cue
@@ -49,18 +59,18 @@ class Quantities:
     def asked(self, words: Sequence[str], skip: AbstractSet[str], synonyms: Mapping[str, set[str]]) -> Quantity | None:
         """The amount the question's words ask for, if any; for a count, the thing counted is the first word
         after the cue outside `skip` ("how many of her stops" counts stops), with its synonyms."""
-        for kind, cues, units, more in self.kinds:
+        for kind, cues, units, more, either in self.kinds:
             for cue in cues:
                 if not contains(words, cue):
                     continue
                 if kind != self.counted:
-                    return Quantity(kind, units, self.alone, more)
+                    return Quantity(kind, units, self.alone, more, tuple(cue), either)
                 at = next(i for i in range(len(words)) if tuple(words[i : i + len(cue)]) == cue) + len(cue)
                 noun = next((w for w in words[at:] if w not in skip), None)
                 if noun is None:
                     return None
                 counted = {stem(noun)} | synonyms.get(stem(noun), set())
-                return Quantity(kind, frozenset(counted), frozenset())
+                return Quantity(kind, frozenset(counted), frozenset(), cue=tuple(cue))
         return None
 
     def owed(self, q: Quantity | None, class_named: bool) -> bool:
@@ -74,7 +84,7 @@ class Quantities:
         """Whether the text states an amount of the kind asked: a number at most `within` words before one of
         its units ("1,900 stops", "14 seconds", "2,000 Project Gutenberg books"), a number glued to one ("300MB"),
         or a word that is an amount by itself ("a tenth")."""
-        tokens = [t.lower() for t in _TOKEN.findall(text)]
+        tokens = [t.lower() for t in _TOKEN.findall(_AT_CUTOFF.sub("", text))]
         numbered = [(t[0].isdigit() and not _YEAR.match(t)) or t in self.numbers or t in q.numbers for t in tokens]
         for i, token in enumerate(tokens):
             glued = _GLUED.match(token)
@@ -87,5 +97,9 @@ class Quantities:
                 before = tokens[max(0, i - self.within) : i]
                 ends = max((n for n, t in enumerate(before) if t in ".!?;:"), default=-1)  # in the same sentence
                 if any(numbered[max(0, i - self.within) + ends + 1 : i]):
+                    return True
+                after = tokens[i + 1 : i + 1 + self.within]
+                stop = next((n for n, t in enumerate(after) if t in ".!?;:"), len(after))
+                if q.either_side and any(numbered[i + 1 : i + 1 + stop]):
                     return True
         return False

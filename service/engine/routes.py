@@ -303,13 +303,18 @@ def stating_amount(st: State, article: str, hit: PassageHit | None, said: str = 
     amount = st.amount()
     if amount is None:
         return None
-    if engine.quantities.states(said, amount) or (hit is not None and engine.quantities.states(hit.passage.text,
-                                                                                                 amount)):
-        return None
     own = st.name_terms(e) if (e := engine.by_name.get(article)) is not None else set()
-    query = tuple(t for t in st.terms if t not in own) or st.terms
+    query = tuple(t for t in st.terms if t not in own and t not in amount.form_words) or st.terms
+    held = engine.passages.coverage_of(query, engine.synonyms)
+    # what already states an amount, and how much of what it is an amount of it holds ("queries returned nothing")
+    stated = [held(set(terms(text))) for text in (said, hit.passage.text if hit else "")
+              if engine.quantities.states(text, amount)]  # fmt: skip
     for found in search_articles(engine.passages, query, engine.synonyms, engine.weights["article"], article=article):
-        return next((h for h in found.passages if engine.quantities.states(h.passage.text, amount)), None)
+        states = [h for h in found.passages if engine.quantities.states(h.passage.text, amount)]
+        best = max(states, key=lambda h: held(engine.passages.passage_terms(h.passage)), default=None)
+        if best is None or (stated and max(stated) >= held(engine.passages.passage_terms(best.passage))):
+            return None
+        return best
     return None
 
 

@@ -178,7 +178,7 @@ def described_among(st: State, among: list[str], words: tuple[str, ...]) -> list
 
 def _coverage(st: State, e: Entity, query: tuple[str, ...] | None = None) -> float:
     found = set(terms(f"{e.label} {e.short or ''} {e.description}"))
-    return st.engine.passages.coverage(query or st.terms, found, st.engine.synonyms)
+    return st.engine.passages.coverage(query or _topic_terms(st), found, st.engine.synonyms)
 
 
 def describes_a_work(st: State, words: tuple[str, ...]) -> bool:
@@ -222,7 +222,15 @@ def described_work(st: State) -> bool:
 def _support(st: State, hit: PassageHit) -> float:
     """How much of the question the one passage quoted holds (seed 003), not the whole article."""
     found = st.engine.passages.passage_terms(hit.passage)
-    return st.engine.passages.coverage(st.terms, found, st.engine.synonyms)
+    return st.engine.passages.coverage(_topic_terms(st), found, st.engine.synonyms)
+
+
+def _topic_terms(st: State) -> tuple[str, ...]:
+    """The question's search terms less the words that ask for an amount: "share" in "what share of queries
+    failed" asks for a percent, which a text states without the word."""
+    amount = st.amount()
+    asked = amount.form_words if amount is not None else frozenset()
+    return tuple(t for t in st.terms if t not in asked) or st.terms
 
 
 def _enough(st: State, support: float, floor: str = "answer_floor") -> bool:
