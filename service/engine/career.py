@@ -109,6 +109,8 @@ def career(st: State) -> bool:
         return False
     if not named and not places and kind_of_work_named(st) is not None and not st.has("education"):
         return False  # "client work in Q3 2026" asks for works of a kind, not for the roles of "work in"
+    if "why" in st.engine.intents.sections_asked(st.said):
+        return False  # "why did he step down as organiser": the reason is in the role's article, not its dates
     sequence = st.has("before") or st.has("after")  # "what came after Acme" is the next role
     if named and not sequence and any(contains(st.said, key) for key, _ in st.engine.relations):
         return False  # "the lab is part of which university": the relation named, not the roles there
