@@ -230,6 +230,7 @@ class Planner:
             lists.with_all,
             lists.concept_works,
             about.person_named,
+            relations.described_neighbour,  # "what does Widgeteer use to skip lookups": the one so described
             routes.entity_answer,
             texts.top_passage,
         ]

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from datetime import date
 
+from service.engine.catalog import Entity
 from service.engine.intents import contains
+from service.engine.retrieve import best_passage_for
 from service.engine.routes import class_members, kind_of_work_named, labels, month, months_spanned, names, plural
 from service.engine.state import State
-from service.text import terms
+from service.text import fold, terms
+from service.text import words as words_of
 from service.vocab import PF
 
 SKIP = ("define", "navigate", "source", "contact", "stack")
@@ -136,6 +139,11 @@ def of_kind(st: State) -> bool:
         st.rollback(mark)  # "which workshop was the paper in": its venue, not the talks related to it
         return False
     label, many = st.engine.class_labels[kind]
+    called = (label.lower(), many.lower())
+    same = [i for i, (a, b) in st.engine.class_labels.items() if i != kind and (a.lower(), b.lower()) == called]
+    if not found and same:
+        st.rollback(mark)  # "what solver library does it use": no work of the kind, but perhaps a skill so called
+        return False
     st.plan.route = "relation"
     st.exact = True
     st.listed = [*found, e.iri]
@@ -151,3 +159,73 @@ def of_kind(st: State) -> bool:
            f"{names(dated, 8) if len(found) <= 3 else said}.", ref)  # a few, each with when it was (a talk's day)
     st.read_query(members, ", ".join(labels(st, found)))
     return True
+
+
+def described_neighbour(st: State) -> bool:
+    """ "what does the resolver use to skip hopeless lookups", "which edit distance does the spelling service use":
+    of the things one named work is related to, the one whose own description holds what the question asks
+    beyond the work's name, better than the work's description does; said with its description and the passage of
+    the work's article that names it."""
+    works = [e for e in st.entities if e.kind == "work"]
+    if len(works) != 1 or st.kind in (*SKIP, "define", "explain") or st.amount() is not None:
+        return False  # how and why, and amounts, are the article's to answer
+    if st.engine.intents.sections_asked(st.said):
+        return False
+    work = works[0]
+    own = st.name_terms(work)
+    asked = tuple(t for t in st.ask() if t not in own)
+    if not asked:
+        return False
+    engine = st.engine
+    held = engine.passages.coverage_of(asked, engine.synonyms)
+    mark = st.checkpoint()
+    run = st.run("neighbours", {"entity": work.iri})
+    said_words = set(st.said)
+    scored: dict[str, tuple[float, bool]] = {}
+    how: dict[str, tuple[str, str]] = {}  # the property and direction it is related by
+    for r in run.rows:
+        e = engine.entities.get(r["neighbour"].value)
+        if e is not None and e.iri in scored and r["direction"].value == "out":
+            how[e.iri] = (r["propertyLabel"].value, "out")  # "Widget: uses X" reads better than "X: used by Widget"
+        if e is None or e.kind in ("person", "role") or e.iri in scored:
+            continue
+        # "what solver library": of those described so, the ones of the kind or category the question names
+        kind = engine.class_labels.get(e.category or "", ("", ""))
+        named = bool(set(words_of(f"{kind[0]} {kind[1]}")) & said_words)
+        scored[e.iri] = (held(set(terms(_told(st, e)))), named)
+        how[e.iri] = (r["propertyLabel"].value, r["direction"].value)
+    floor = float(engine.weights["relations"]["described_floor"])
+    best = max(scored.values(), default=(0.0, False))
+    passage = best_passage_for(engine.passages, work.name, asked, engine.synonyms, engine.weights["article"]) \
+        if work.has_article else None  # fmt: skip
+    told = max(held(set(terms(f"{work.label} {work.description}"))),
+               held(engine.passages.passage_terms(passage.passage)) if passage is not None else 0.0)  # fmt: skip
+    found = [engine.entities[i] for i, score in scored.items() if score == best]
+    # nothing related says more of it than the work's own account or article, unless the article's passage that
+    # says it most names the one thing so described ("the solver is the routing library of Widget-Tools")
+    naming = best_passage_for(engine.passages, work.name, (*terms(found[0].label), *asked), engine.synonyms,
+                              engine.weights["article"]) if work.has_article and len(found) == 1 else None  # fmt: skip
+    agreed = naming is not None and fold(found[0].label) in fold(naming.passage.text) and held(
+        engine.passages.passage_terms(naming.passage)) >= told  # fmt: skip
+    if best[0] < floor or (best[0] <= told and not agreed):
+        st.rollback(mark)
+        return False
+    prop, direction = how[found[0].iri]
+    st.plan.route = "relation"
+    st.exact = True
+    st.listed = [*(e.iri for e in found), work.iri]
+    st.subject = work.iri
+    said = names([e.label for e in found], 6)
+    text = f"{work.display}: {prop} {said}." if direction == "out" else f"{said}: {prop} {work.display}."
+    st.say(text, st.read_query(run, said))
+    if len(found) == 1:
+        st.say_account(found[0])
+        if naming is not None and fold(found[0].label) in fold(naming.passage.text):
+            st.say(naming.passage.text, st.read_passage(naming))  # how the work uses it, in its own article
+    return True
+
+
+def _told(st: State, e: Entity) -> str:
+    """What the graph says of a thing: its names, description and category."""
+    category = st.engine.class_labels.get(e.category or "", ("", ""))[0] if e.category else ""
+    return f"{e.label} {e.short or ''} {e.description} {category}"

@@ -13,6 +13,7 @@ from datetime import date, timedelta
 from service.engine.catalog import Entity
 from service.engine.retrieve import PassageHit, best_passage_for, search_articles
 from service.engine.state import State
+from service.kb.wiki import Passage
 from service.queries import QueryRun
 from service.text import stem, terms
 
@@ -233,7 +234,7 @@ def entity_answer(st: State) -> bool:
             st.exact = False
             return True
         lead = st.engine.passages.leads.get(e.name)
-        if lead is not None and not _amount_only_described(st, e, lead.text):
+        if lead is not None and not _amount_only_described(st, e, lead.text) and not _described_better(st, e, lead):
             st.say(lead.text, st.read_passage(PassageHit(lead, 0.0)))
             st.exact = False
             return True
@@ -268,6 +269,20 @@ def _amount_only_described(st: State, e: Entity, lead: str) -> bool:
     not in the opening of its article."""
     amount, amounts = st.amount(), st.engine.quantities
     return amount is not None and amounts.states(e.description or "", amount) and not amounts.states(lead, amount)
+
+
+def _described_better(st: State, e: Entity, lead: Passage) -> bool:
+    """ "What does the Widget resolver use to skip hopeless lookups": the graph's description of the thing holds
+    what is asked beyond its name, and the opening of its article holds less of it."""
+    own = st.name_terms(e)
+    asked = tuple(t for t in st.ask() if t not in own)
+    if not asked:
+        return False
+    index = st.engine.passages
+    held = index.coverage_of(asked, st.engine.synonyms)
+    described = held(set(terms(e.description or "")))
+    return described >= float(st.engine.weights["confidence"]["answer_floor"]) and described > held(
+        index.passage_terms(lead))
 
 
 def _stack_of_category(st: State, e: Entity, category: str) -> bool:
