@@ -208,13 +208,16 @@ def entity_answer(st: State) -> bool:
     st.exact = True
     category = st.class_named() if e.kind == "work" else None
     if category is not None and category[1] == "category" and not category[0].endswith(broad(st, "broad_categories")):
-        return _stack_of_category(st, e, category[0])  # "what database does Widgeteer use"
+        _stack_of_category(st, e, category[0])  # "what database does Widgeteer use"
+        _say_part(st, e)
+        return True
     if st.kind == "stack" and e.kind == "work":
         run = st.run("stack", {"work": e.iri})
         st.plan.route = "stack"
         skills = [f"{r['skill'].label} ({r['categoryLabel'].value})" for r in run.rows]
         st.listed += column_iris(run, "skill")
         st.say(f"{e.display} is built with {names(skills, 12)}.", st.read_query(run, ", ".join(skills)))
+        _say_part(st, e)
         return True
     facts = st.run("facts", {"entity": e.iri})
     st.plan.route = "entity"
@@ -248,6 +251,14 @@ def entity_answer(st: State) -> bool:
         return True
     st.say_account(e, facts)
     return True
+
+
+def _say_part(st: State, e: Entity) -> None:
+    """After a work's stack, the passage of its article on the part the question asks of, if any ("what is its
+    validation engine written in now")."""
+    part = _section_asked(st, e) if e.has_article else None
+    if part is not None:
+        st.say(part.passage.text, st.read_passage(part))
 
 
 def _cued_nearby(st: State, e: Entity) -> PassageHit | None:
@@ -285,7 +296,7 @@ def _described_better(st: State, e: Entity, lead: Passage) -> bool:
         index.passage_terms(lead))
 
 
-def _stack_of_category(st: State, e: Entity, category: str) -> bool:
+def _stack_of_category(st: State, e: Entity, category: str) -> None:
     """The skills of one category a work is built with ("which database does Widgeteer use"), or that it uses
     none of them, from the work's stack."""
     run = st.run("stack", {"work": e.iri})
@@ -300,7 +311,6 @@ def _stack_of_category(st: State, e: Entity, category: str) -> bool:
     else:
         text = f"The graph records no {label.lower()} in {e.display}'s stack."
     st.say(text, st.read_query(run, ", ".join(skills) or "none of that category"))
-    return True
 
 
 def account(st: State, about: Entity | None, hit: PassageHit, facts: QueryRun | None = None) -> None:
