@@ -96,6 +96,7 @@ ROUTES: list[tuple[str, dict[str, Any], str, list[str], int]] = [
     ("entity-stack", {"work": ID + "Tidewise"}, "skill", ["PostGIS", "PostgreSQL", "OR-Tools", "C++", "Go"], 5),
     ("entity-neighbours", {"entity": ID + "KanjiTokenizer"}, "neighbour", [], 10),
     ("recent-works", {"since": "2025-11-01"}, "work", ["Ask Ines", "Lantern", "Shapeshift", "Sparqlette"], 10),
+    ("ongoing-works", {}, "work", ["Ask Ines", "Lantern", "Shapeshift"], 9),
     ("definition", {"concept": ID + "BM25"}, "label", ["BM25"], 1),
     ("person", {"person": ID + "InesCalder"}, "placeLabel", ["Lisbon"], 1),
     ("places-of-roles", {"person": ID + "InesCalder"}, "withinLabel", ["Scotland", "United Kingdom", "Europe"], 10),

@@ -228,6 +228,36 @@ def count(st: State) -> bool:
     return False
 
 
+def ongoing(st: State) -> bool:
+    """ "which of his projects are still active": the works begun with no end date (of the kind named, if any)."""
+    if not st.has("ongoing") or st.period is not None or st.kind in ("define", "contact", "navigate", "source"):
+        return False
+    if any(e.kind != "person" for e in st.entities):
+        return False  # "is Widgeteer still maintained": that work's own dates
+    run = st.run("ongoing")
+    iris = column_iris(run, "work")
+    one, many = "work", "works"
+    kind = kind_of_work_named(st)
+    if kind is not None:
+        members, of_kind = class_members(st, kind)
+        iris = [i for i in iris if i in of_kind]
+        label, plural_label = st.engine.class_labels[kind]
+        one, many = label.lower(), plural_label.lower()
+        st.read_query(members, ", ".join(labels(st, iris[:10])))
+    st.listed = iris
+    st.plan.route = "ongoing"
+    st.exact = True
+    ref = st.read_query(run, ", ".join(labels(st, iris[:10])))
+    if not iris:
+        st.say(f"The graph records no {one} still going: every one has an end date.", ref)
+        return True
+    dated = [f"{n} (since {month(w.start)})" if (w := st.engine.entities.get(i)) is not None and w.start else n
+             for i, n in zip(iris, labels(st, iris), strict=True)]  # fmt: skip
+    st.say(f"{plural(len(iris), one, many)} still going (begun, with no end date), key work first: "
+           f"{names(dated, answer_limit(st))}.", ref)
+    return True
+
+
 def period(st: State) -> bool:
     if st.kind in ("define", "explain", "contact", "navigate", "source", "stack"):
         return False

@@ -219,6 +219,7 @@ class Planner:
             lists.count,
             relations.relation,  # "what is the lab part of": the relation asked, before the works made there
             relations.of_kind,  # "a talk about Widgeteer": the neighbours of the kind named
+            lists.ongoing,  # "which of his projects are still active"
             lists.period,
             texts.described_work,
             lists.class_list,

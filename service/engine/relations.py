@@ -52,6 +52,8 @@ def dates(st: State) -> bool:
         span = f"since {month(start)}, and it is still going"
     verb = "was given" if end and start[:10] == end[:10] and "Talk" in e.classes else "ran"
     text = f"{e.display} {verb} {span}." if end else f"{e.display} has run {span}."
+    if not end and "Talk" in e.classes:  # a talk with no end date was given, not begun: "since" is no answer
+        verb, text = "was given", f"{e.display} was given in {month(start)}."
     given = verb == "was given"
     if published and not (given and published[:7] == start[:7]):  # a talk is published when it is given
         venue = f" in {values['venue']}" if values.get("venue") else ""
