@@ -166,8 +166,8 @@ def of_kind(st: State) -> bool:
 def described_neighbour(st: State) -> bool:
     """ "what does the resolver use to skip hopeless lookups", "which edit distance does the spelling service use":
     of the things one named work is related to, the one whose own description holds what the question asks
-    beyond the work's name, better than the work's description does; said with its description and the passage of
-    the work's article that names it."""
+    beyond the work's name, better than the work's own description and article do (or named by the article's
+    passage that holds it most); said with its description and the passage of the work's article that names it."""
     works = [e for e in st.entities if e.kind == "work"]
     if len(works) != 1 or st.kind in (*SKIP, "define", "explain") or st.amount() is not None:
         return False  # how and why, and amounts, are the article's to answer
@@ -198,6 +198,9 @@ def described_neighbour(st: State) -> bool:
         how[e.iri] = (r["propertyLabel"].value, r["direction"].value)
     floor = float(engine.weights["relations"]["described_floor"])
     best = max(scored.values(), default=(0.0, False))
+    if best[0] < floor:
+        st.rollback(mark)
+        return False
     passage = best_passage_for(engine.passages, work.name, asked, engine.synonyms, engine.weights["article"]) \
         if work.has_article else None  # fmt: skip
     told = max(held(set(terms(f"{work.label} {work.description}"))),
@@ -209,7 +212,7 @@ def described_neighbour(st: State) -> bool:
                               engine.weights["article"]) if work.has_article and len(found) == 1 else None  # fmt: skip
     agreed = naming is not None and fold(found[0].label) in fold(naming.passage.text) and held(
         engine.passages.passage_terms(naming.passage)) >= told  # fmt: skip
-    if best[0] < floor or (best[0] <= told and not agreed):
+    if best[0] <= told and not agreed:
         st.rollback(mark)
         return False
     prop, direction = how[found[0].iri]
