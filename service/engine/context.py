@@ -8,6 +8,7 @@ The words that point back (pronouns, ordinals, "and", "what about") are in lexic
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from service.engine.engine import Engine
 from service.engine.intents import contains, phrases
@@ -29,7 +30,7 @@ def _phrase_pattern(phrases: list[str], bare_only: frozenset[str] = frozenset())
                       rf"(?![\w'])", re.I)  # fmt: skip
 
 
-def resolve(engine: Engine, question: str, previous: Plan) -> str:
+def resolve(engine: Engine, question: str, previous: Plan, today: date) -> str:
     refs = engine.references
     ordinals: dict[str, int] = {str(k): int(v) for k, v in (refs.get("ordinals") or {}).items()}
     follow_on = sorted(refs.get("follow_on") or [], key=len, reverse=True)
@@ -68,6 +69,11 @@ def resolve(engine: Engine, question: str, previous: Plan) -> str:
                 if all(w in _ONLY_POINTING for w in rest):
                     return f"tell me about {label}"
                 return question.replace(found.group(), label)
+
+    # "and in 2022?", "and the year after?": the previous question, in the new period
+    moved = _other_period(engine, question, previous, today, linked.entities)
+    if moved is not None:
+        return moved
 
     # "and Go?": the previous question, with the new name in place of the old one
     # ("and Kotlin?" too: a technology she does not use takes the old name's place, and is then pivoted on)
@@ -108,3 +114,32 @@ def resolve(engine: Engine, question: str, previous: Plan) -> str:
     ):
         return f"{question.rstrip(' ?')} {engine.entities[about or ''].display}".strip()
     return question
+
+
+def _other_period(engine: Engine, question: str, previous: Plan, today: date, named: list[str]) -> str | None:
+    """A question of nothing but another period ("and in 2022?") or a year's shift ("and the year after?",
+    intents.yaml references.year_shifts) after a question naming a period: that question, in the new period."""
+    before = engine.dates.parse(previous.normalized, today)
+    if before is None or named:
+        return None
+    lowered = question.lower()
+    shifts = {str(k).lower(): int(v) for k, v in (engine.references.get("year_shifts") or {}).items()}
+    shift = next((shifts[k] for k in sorted(shifts, key=len, reverse=True)
+                  if re.search(rf"(?<!\w){re.escape(k)}(?!\w)", lowered)), None)  # fmt: skip
+    if shift is not None:
+        years = re.findall(r"(?:19|20)\d\d", before.text)
+        if len(years) != 1:
+            return None
+        moved = before.text.replace(years[0], str(int(years[0]) + shift))
+    else:
+        now = engine.dates.parse(question, today)
+        if now is None:
+            return None
+        rest = [t.word for t in tokenize(lowered.replace(now.text, " "))]
+        if not all(w in _ONLY_POINTING | {"in", "for", "during", "then", "the", "year", "of"} for w in rest):
+            return None  # "what did she build in 2022": a question of its own
+        moved = now.text
+    at = previous.normalized.lower().find(before.text)
+    if at < 0:
+        return None
+    return previous.normalized[:at] + moved + previous.normalized[at + len(before.text):]

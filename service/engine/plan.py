@@ -81,7 +81,7 @@ class Planner:
             tr.add("shorthand", f"“{normalized}” is a shortcut for “{shortened}”", question=shortened)
         normalized = shortened
         if previous is not None:
-            resolved = context.resolve(self.engine, normalized, previous)
+            resolved = context.resolve(self.engine, normalized, previous, today)
             if tr is not None:
                 tr.add("context", f"after “{previous.question}”, read as “{resolved}”" if resolved != normalized
                        else f"after “{previous.question}”: read on its own", previous=previous.question,

@@ -39,10 +39,12 @@ def dates(st: State) -> bool:
     start, end, published = values.get("startDate"), values.get("endDate"), values.get("published")
     if not start:
         return False
+    short = False  # a work of a few days (a jam, a workshop): its description says what the days held
     if end:
         finish, began = date.fromisoformat(end[:10]), date.fromisoformat(start[:10])
         months = months_spanned(start, end)
-        if (finish - began).days < int(st.engine.weights["dates"]["to_the_day_under"]):  # a jam, not "1 month"
+        short = (finish - began).days < int(st.engine.weights["dates"]["to_the_day_under"])
+        if short:  # a jam, not "1 month"
             days = (finish - began).days + 1
             span = f"from {began:%-d %B %Y} to {finish:%-d %B %Y} ({plural(days, 'day', 'days')})" if days > 1 \
                 else f"on {began:%-d %B %Y}"  # a talk, given on one day
@@ -58,7 +60,7 @@ def dates(st: State) -> bool:
     if published and not (given and published[:7] == start[:7]):  # a talk is published when it is given
         venue = f" in {values['venue']}" if values.get("venue") else ""
         text += f" It was published in {month(published)}{venue}."
-    if (st.has("where") or "Talk" in e.classes) and e.description:  # a talk's description says where (and when)
+    if (st.has("where") or "Talk" in e.classes or short) and e.description:  # where and when, what the days held
         text += f" {e.description}"
     st.plan.route = "dates"
     st.exact = True
