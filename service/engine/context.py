@@ -75,6 +75,11 @@ def resolve(engine: Engine, question: str, previous: Plan, today: date) -> str:
     if moved is not None:
         return moved
 
+    # "and before that?" after "what came before Widget?" answered with one thing: the same relation, from it
+    chained = _chained(engine, question, previous, linked.entities, follow_on)
+    if chained is not None:
+        return chained
+
     # "and Go?": the previous question, with the new name in place of the old one
     # ("and Kotlin?" too: a technology she does not use takes the old name's place, and is then pivoted on)
     lowered = question.lower().strip()
@@ -143,3 +148,24 @@ def _other_period(engine: Engine, question: str, previous: Plan, today: date, na
     if at < 0:
         return None
     return previous.normalized[:at] + moved + previous.normalized[at + len(before.text):]
+
+
+def _chained(engine: Engine, question: str, previous: Plan, named: list[str], follow_on: list[str]) -> str | None:
+    """ "and before that?", "and what replaced that?" after a relation answered with one related thing: the
+    previous question asked of that thing ("what came before Noctule?")."""
+    related = [r for r in previous.results if r.iri != previous.entity]
+    if named or previous.route != "relation" or len(related) != 1 or previous.entity not in engine.entities:
+        return None
+    lowered = question.lower().strip()
+    if not any(lowered.startswith(f) for f in follow_on):
+        return None
+    pronouns = {str(p).lower() for p in engine.references.get("pronouns") or []}
+    asked = [t.word for t in tokenize(question)]
+    before = {t.word for t in tokenize(previous.normalized)}
+    rest = [w for w in asked if w not in pronouns and w not in _ONLY_POINTING]
+    if not any(w in pronouns for w in asked) or not rest or not set(rest) <= before:
+        return None  # it must point back, and ask the same relation again
+    mention = next((m for m in engine.linker.link(previous.normalized).mentions if previous.entity in m.iris), None)
+    if mention is None:
+        return None
+    return previous.normalized[: mention.start] + related[0].label + previous.normalized[mention.end :]
