@@ -75,6 +75,12 @@ def pivot(st: State) -> bool:
         f"The graph lists no {absent.label} work: no work uses a skill named {absent.label}.",
         st.read_query(evidence, f"{len(evidence.rows)} rows"),
     )
+    named = [st.engine.entities[i] for m in outside for i in m.iris[:1] if i in st.engine.entities]
+    for w in [e for e in named if e.kind == "work"][:1]:  # "is Widget's front end written in React": its stack
+        stack = st.run("stack", {"work": w.iri})
+        built = [str(r["skill"].label) for r in stack.rows]
+        if built:
+            st.say(f"{w.display} is built with {names(built, 8)}.", st.read_query(stack, ", ".join(built)))
     if used:
         counts = names([r["works"].value for r in used], 3)
         unit = "work" if len(used) == 1 and used[0]["works"].value == "1" else "works"
@@ -140,8 +146,10 @@ def _only_context(st: State, mentions: list[Mention]) -> bool:
     """A technology of the engine's catalogue (not one the owner listed) that the question only mentions as
     context: beside a named work, role or organisation ("is widgeteer-py on PyPI", "how does the route planner
     cope with noisy GPS"), or beside words the site never uses ("how tall is the Eiffel tower")."""
-    if any(e.kind in ("work", "role", "organisation") for e in st.entities):
+    if any(e.kind in ("role", "organisation") for e in st.entities):
         return True
+    if any(e.kind == "work" for e in st.entities):  # "is Widget's front end written in React" asks of it
+        return not (st.kind == "stack" or st.has("technology"))
     spans = [(m.start, m.end) for m in mentions]
     rest = [t.word for t in tokenize(st.plan.normalized) if not any(a <= t.start < b for a, b in spans)]
     return bool(st.unknown_words(rest)) and not st.has("technology")  # "deployed on Kubernetes" asks of it

@@ -61,8 +61,11 @@ def test_a_branch_undone_is_named_with_the_words_its_answer_missed(planner: Plan
 
 
 def test_both_portfolios_have_questions_whose_first_answer_is_undone(any_planner: Planner) -> None:
+    # the snapshot questions, and one asking the price of the key work, which no overview states
+    key = min((e for e in any_planner.engine.entities.values() if e.kind == "work" and e.key_rank is not None),
+              key=lambda e: e.key_rank or 0)  # fmt: skip
     undone = []
-    for q in snapshot.questions(any_planner):
+    for q in [*snapshot.questions(any_planner), f"how much does {key.label} cost?"]:
         plan = any_planner.plan(q, today=TODAY, trace=True)
         assert plan.trace is not None
         steps = [s for s in plan.trace if s.stage == "branch" and s.facts.get("kept") is False]
@@ -71,7 +74,8 @@ def test_both_portfolios_have_questions_whose_first_answer_is_undone(any_planner
     assert undone
     for q, step in undone:
         asked = q.lower()
-        assert step.facts["unaddressed"] and all(w[:3] in asked for w in step.facts["unaddressed"]), (q, step.text)
+        words = [w for w in step.facts["unaddressed"] if not w.startswith("a stated ")]  # a kind of fact unstated
+        assert step.facts["unaddressed"] and all(w[:3] in asked for w in words), (q, step.text)
 
 
 def test_spelling_corrections_say_their_edit_distance(planner: Planner) -> None:
