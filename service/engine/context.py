@@ -141,7 +141,7 @@ def _other_period(engine: Engine, question: str, previous: Plan, today: date, na
         if now is None:
             return None
         rest = [t.word for t in tokenize(lowered.replace(now.text, " "))]
-        if not all(w in _ONLY_POINTING | {"in", "for", "during", "then", "the", "year", "of"} for w in rest):
+        if not all(w in _ONLY_POINTING or w in engine.stopwords for w in rest):
             return None  # "what did she build in 2022": a question of its own
         moved = now.text
     at = previous.normalized.lower().find(before.text)

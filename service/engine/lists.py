@@ -14,6 +14,7 @@ from service.engine.routes import (
     class_members,
     column_iris,
     cued_section,
+    dated_labels,
     during_role,
     key_first,
     kind_of_work_named,
@@ -243,15 +244,7 @@ def ongoing(st: State) -> bool:
     if any(e.kind != "person" for e in st.entities):
         return False  # "is Widgeteer still maintained": that work's own dates
     run = st.run("ongoing")
-    iris = column_iris(run, "work")
-    one, many = "work", "works"
-    kind = kind_of_work_named(st)
-    if kind is not None:
-        members, of_kind = class_members(st, kind)
-        iris = [i for i in iris if i in of_kind]
-        label, plural_label = st.engine.class_labels[kind]
-        one, many = label.lower(), plural_label.lower()
-        st.read_query(members, ", ".join(labels(st, iris[:10])))
+    iris, (one, many) = _of_kind_named(st, column_iris(run, "work"))
     st.listed = iris
     st.plan.route = "ongoing"
     st.exact = True
@@ -259,11 +252,22 @@ def ongoing(st: State) -> bool:
     if not iris:
         st.say(f"The graph records no {one} still going: every one has an end date.", ref)
         return True
-    dated = [f"{n} (since {month(w.start)})" if (w := st.engine.entities.get(i)) is not None and w.start else n
-             for i, n in zip(iris, labels(st, iris), strict=True)]  # fmt: skip
     st.say(f"{plural(len(iris), one, many)} still going (begun, with no end date), key work first: "
-           f"{names(dated, answer_limit(st))}.", ref)
+           f"{names(dated_labels(st, iris, 'since '), answer_limit(st))}.", ref)
     return True
+
+
+def _of_kind_named(st: State, iris: list[str]) -> tuple[list[str], tuple[str, str]]:
+    """Of these works, those of the kind of work the question names ("talks in 2022"), with the kind's names in
+    lower case; all of them, as works, when it names none."""
+    kind = kind_of_work_named(st)
+    if kind is None:
+        return iris, ("work", "works")
+    members, of_kind = class_members(st, kind)
+    iris = [i for i in iris if i in of_kind]
+    st.read_query(members, ", ".join(labels(st, iris[:10])))
+    label, many = st.engine.class_labels[kind]
+    return iris, (label.lower(), many.lower())
 
 
 def period(st: State) -> bool:
@@ -280,15 +284,8 @@ def period(st: State) -> bool:
     start, end = st.period.iso()
     works = st.run("period", {"start": start, "end": end})
     roles = st.run("period_roles", {"start": start, "end": end})
-    iris = column_iris(works, "work")
-    one, many = "work was", "works were"
-    kind = kind_of_work_named(st)
-    if kind is not None:  # "talks in 2022"
-        members, of_kind = class_members(st, kind)
-        iris = [i for i in iris if i in of_kind]
-        label, plural_label = st.engine.class_labels[kind]
-        one, many = f"{label.lower()} was", f"{plural_label.lower()} were"
-        st.read_query(members, ", ".join(labels(st, iris[:10])))
+    iris, (one, many) = _of_kind_named(st, column_iris(works, "work"))  # "talks in 2022"
+    one, many = f"{one} was", f"{many} were"
     state = "active"
     for rule, field_name in (("began", "start"), ("ended", "end")):  # "what did he start in Q1 2020"
         if st.has(rule):

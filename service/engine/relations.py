@@ -10,10 +10,18 @@ from __future__ import annotations
 
 from datetime import date
 
-from service.engine.catalog import Entity
 from service.engine.intents import contains
 from service.engine.retrieve import best_passage_for
-from service.engine.routes import class_members, kind_of_work_named, labels, month, months_spanned, names, plural
+from service.engine.routes import (
+    class_members,
+    dated_labels,
+    kind_of_work_named,
+    labels,
+    month,
+    months_spanned,
+    names,
+    plural,
+)
 from service.engine.state import State
 from service.text import fold, terms
 from service.text import words as words_of
@@ -156,11 +164,9 @@ def of_kind(st: State) -> bool:
         st.say(text, st.read_query(run, f"{len(run.rows)} rows, none a {label.lower()}"))
         return True
     said = names(labels(st, found), 8)
-    dated = [f"{n} ({month(w.start)})" if (w := st.engine.entities.get(i)) is not None and w.start else n
-             for i, n in zip(found, labels(st, found), strict=True)]  # fmt: skip
     ref = st.read_query(run, said)
     st.say(f"{plural(len(found), label, many).capitalize()} related to {e.display}: "
-           f"{names(dated, 8) if len(found) <= 3 else said}.", ref)  # a few, each with when it was (a talk's day)
+           f"{names(dated_labels(st, found), 8) if len(found) <= 3 else said}.", ref)  # a few, each with its month
     st.read_query(members, ", ".join(labels(st, found)))
     return True
 
@@ -194,9 +200,10 @@ def described_neighbour(st: State) -> bool:
         if e is None or e.kind in ("person", "role") or e.iri in scored:
             continue
         # "what solver library": of those described so, the ones of the kind or category the question names
-        kind = engine.class_labels.get(e.category or "", ("", ""))
-        named = bool(set(words_of(f"{kind[0]} {kind[1]}")) & said_words)
-        scored[e.iri] = (held(set(terms(_told(st, e)))), named)
+        category = engine.class_labels.get(e.category or "", ("", ""))
+        named = bool(set(words_of(f"{category[0]} {category[1]}")) & said_words)
+        account = f"{e.label} {e.short or ''} {e.description} {category[0]}"  # its names, description, category
+        scored[e.iri] = (held(set(terms(account))), named)
         how[e.iri] = (r["propertyLabel"].value, r["direction"].value)
     floor = float(engine.weights["relations"]["described_floor"])
     best = max(scored.values(), default=(0.0, False))
@@ -230,9 +237,3 @@ def described_neighbour(st: State) -> bool:
         if naming is not None and fold(found[0].label) in fold(naming.passage.text):
             st.say(naming.passage.text, st.read_passage(naming))  # how the work uses it, in its own article
     return True
-
-
-def _told(st: State, e: Entity) -> str:
-    """What the graph says of a thing: its names, description and category."""
-    category = st.engine.class_labels.get(e.category or "", ("", ""))[0] if e.category else ""
-    return f"{e.label} {e.short or ''} {e.description} {category}"

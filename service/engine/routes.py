@@ -107,6 +107,12 @@ def when(start: date, end: date) -> str:
     return f"between {start:%-d %B %Y} and {end:%-d %B %Y}"
 
 
+def dated_labels(st: State, iris: list[str], before: str = "") -> list[str]:
+    """The names of things, each with the month it began when the graph dates it: "Widget (since March 2024)"."""
+    return [f"{n} ({before}{month(e.start)})" if (e := st.engine.entities.get(i)) is not None and e.start else n
+            for i, n in zip(iris, labels(st, iris), strict=True)]  # fmt: skip
+
+
 def say_ordinal(st: State, iris: list[str], ref: str) -> list[str]:
     """ "the first thing she built at Acme", "his latest talk": of the works listed, the one that began first (or
     last), said with its start; returns the list with it in front. Nothing when the question asks neither."""

@@ -65,11 +65,11 @@ def explain(st: State) -> bool:
         and _support(st, top) >= _support(st, hit) + margin
     ):
         hit = top  # "why did Acme switch to OpenSearch": the migration's own article holds more of the question
+    about = st.engine.by_name.get(hit.passage.article)
     if hit.passage.kind == "lead" and not st.has("naming"):  # a how or why question is not answered by an
         # overview, when a section says it: how, only in the article of the thing named (not of a part's whole)
-        named = st.engine.by_name.get(hit.passage.article) in st.entities
-        hit = routes.cued_section(st, hit.passage.article, ("why", "how") if named else ("why",)) or hit
-    about = st.engine.by_name.get(hit.passage.article)
+        kinds = ("why", "how") if about in st.entities else ("why",)
+        hit = routes.cued_section(st, hit.passage.article, kinds) or hit  # a section of the same article
     hit = routes.stating_amount(st, hit.passage.article, hit, about.description if about else "") or hit
     if about not in st.entities:  # not from the article of what was named: it must hold the question
         st.support = _support(st, hit)
