@@ -131,7 +131,9 @@ class Planner:
         linked = engine.linker.link(plan.normalized)
         asked = words_of(plan.normalized)
         how_or_why = any(w in engine.intents.sections for w in asked) and not engine.intents.has("count", asked)
-        if linked.skipped and not linked.mentions and how_or_why:
+        # "what triple store does tessera run on": a kind of thing asked of a name read as a word
+        kind_asked = any(contains(asked, key) for key, _ in engine.classes_longest_first)
+        if linked.skipped and not linked.mentions and (how_or_why or kind_asked):
             linked = self._meant_after_all(plan, linked)
         words = [t.word for t in tokenize(plan.normalized)]
         cue = [t.word for t in tokenize(linked.rest)]
@@ -161,17 +163,20 @@ class Planner:
         return st
 
     def _meant_after_all(self, plan: Plan, linked: Linked) -> Linked:
-        """In a how or why question, a name read as an ordinary word ("why doesnt widgeteer run on the gpu") is the
-        name after all when its own article is the one that holds the question best: linked as if capitalised."""
+        """In a how or why question, or one asking a kind of thing ("what triple store does widgeteer run on"), a
+        name read as an ordinary word ("why doesnt widgeteer run on the gpu") is the name after all when its own
+        article is one of those that hold the question best: linked as if capitalised."""
         engine = self.engine
         hits = search_articles(engine.passages, query_terms(plan.normalized, engine.search_stopwords),
-                               engine.synonyms, engine.weights["article"], limit=1)  # fmt: skip
+                               engine.synonyms, engine.weights["article"], limit=3)  # fmt: skip
         if not hits:
             return linked
+        share = float(engine.weights["article"]["meant_as_name_share"])
+        near_best = {h.article for h in hits if h.score >= share * hits[0].score}
         text = plan.normalized
         for word in linked.skipped:
             owners = [e for i in engine.linker.link(word, strict=False).entities if (e := engine.entities.get(i))]
-            if len(owners) == 1 and owners[0].name == hits[0].article:
+            if len(owners) == 1 and owners[0].name in near_best:
                 at = text.find(word)
                 text = text[:at] + word[:1].upper() + word[1:] + text[at + len(word) :]
         return linked if text == plan.normalized else engine.linker.link(text)

@@ -9,8 +9,11 @@ so a new relation is an edit of the ontology, not of Python.
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
-from service.engine.intents import contains
+from service.engine.catalog import Entity
+from service.engine.intents import Phrase, contains
+from service.engine.link import tokenize
 from service.engine.retrieve import best_passage_for
 from service.engine.routes import (
     class_members,
@@ -21,6 +24,7 @@ from service.engine.routes import (
     months_spanned,
     names,
     plural,
+    same_named,
 )
 from service.engine.state import State
 from service.text import fold, terms
@@ -89,28 +93,34 @@ def relation(st: State) -> bool:
     if not ents:
         return False
     longest = max(len(key) for key, _ in asked)
-    wanted = {prop for key, prop in asked if len(key) == longest}
+    chosen = [(key, prop) for key, prop in asked if len(key) == longest]
+    wanted = {prop for _, prop in chosen}
     for e in ents:  # the named thing that has the relation asked about ("hearing aids" may only be context)
         mark = st.checkpoint()
         run = st.run("neighbours", {"entity": e.iri})
-        rows = [r for r in run.rows if r["property"].value in wanted and r["direction"].value == "out"]
-        if rows:
+        rows = [r for r in run.rows if r["property"].value in wanted]
+        ahead = [r for r in rows if r["direction"].value == "out"]
+        # "Widget replaced which tool", "what is Widget the successor of": named before the relation's words, the
+        # thing may be what does it to others ("Gadget: succeeded by Widget"), not only what others do to it
+        behind = [r for r in rows if r["direction"].value == "in"] if _named_before(st, e, [k for k, _ in chosen]) \
+            else []  # fmt: skip
+        if ahead or behind:
             break
         st.rollback(mark)
     else:
         return False
-    by_property: dict[str, list[str]] = {}
-    for r in rows:
-        by_property.setdefault(r["propertyLabel"].value, []).append(r["neighbour"].value)
     counted = st.has("count")  # "how many parts does it have": the number first
-    said = "; ".join(f"{label}{f' ({len(iris)})' if counted else ''} {names(_with_organisation(st, iris), 8)}"
-                     for label, iris in by_property.items())  # fmt: skip
+    said = [f"{names(labels(st, iris), 8)}: {label} {e.display}" for label, iris in _by_property(behind).items()]
+    if ahead:
+        said.append(f"{e.display}: " + "; ".join(
+            f"{label}{f' ({len(iris)})' if counted else ''} {names(_with_organisation(st, iris), 8)}"
+            for label, iris in _by_property(ahead).items()))  # fmt: skip
     st.plan.route = "relation"
     st.exact = True
-    related = list(dict.fromkeys(i for iris in by_property.values() for i in iris))
+    related = list(dict.fromkeys(r["neighbour"].value for r in behind + ahead))
     st.listed = [e.iri, *related]
     st.subject = e.iri
-    st.say(f"{e.display}: {said}.", st.read_query(run, said))
+    st.say(". ".join(said) + ".", st.read_query(run, "; ".join(said)))
     other = st.engine.entities.get(related[0]) if len(related) == 1 else None
     if other is not None and other.description and st.amount() is not None:
         # "how many keys does its successor have": the one related thing's own account holds the amount
@@ -119,6 +129,33 @@ def relation(st: State) -> bool:
         # "which parts of the firmware did he own": the named thing's own account says what else is asked
         st.say_account(e)
     return True
+
+
+def _by_property(rows: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """The neighbours of the rows by the label of the property relating them."""
+    by_property: dict[str, list[str]] = {}
+    for r in rows:
+        by_property.setdefault(r["propertyLabel"].value, []).append(r["neighbour"].value)
+    return by_property
+
+
+def _named_before(st: State, e: Entity, keys: list[Phrase]) -> bool:
+    """Whether the question names the thing just before the words of the relation ("Widget replaced which tool",
+    "what is Widget the successor of"), so it asks what the thing is to others, not what others are to it; not
+    "how does Widget decide which night a detection belongs to", where the relation is of something else."""
+    end = next((m.end for m in st.linked.mentions if e.iri in m.iris), None)
+    if end is None:  # a name read as a word ("what is noctule the successor of")
+        text = fold(st.plan.normalized)
+        found = [text.find(fold(w)) + len(w) for w in st.linked.skipped if fold(w) in text]
+        if not found:
+            return False
+        end = found[0]
+    if st.plan.normalized[end : end + 2] in ("'s", "’s"):
+        return False  # "Widget's successor": the relation of the thing
+    near = int(st.engine.weights["relations"]["named_before_within"])
+    words = [t.word for t in tokenize(st.plan.normalized) if t.start >= end]
+    keys = [key for key in keys if key not in st.engine.classes]  # "the Widget dataset" names its kind, no relation
+    return any(words[i : i + len(key)] == list(key) for key in keys for i in range(min(near + 1, len(words))))
 
 
 def _with_organisation(st: State, iris: list[str]) -> list[str]:
@@ -151,9 +188,7 @@ def of_kind(st: State) -> bool:
         st.rollback(mark)  # "which workshop was the paper in": its venue, not the talks related to it
         return False
     label, many = st.engine.class_labels[kind]
-    called = (label.lower(), many.lower())
-    same = [i for i, (a, b) in st.engine.class_labels.items() if i != kind and (a.lower(), b.lower()) == called]
-    if not found and same:
+    if not found and same_named(st, kind):
         st.rollback(mark)  # "what solver library does it use": no work of the kind, but perhaps a skill so called
         return False
     st.plan.route = "relation"

@@ -49,6 +49,13 @@ def kind_of_work_named(st: State) -> str | None:
     return kind[0] if kind is not None and kind[1] == "class" and not kind[0].endswith(too_broad) else None
 
 
+def same_named(st: State, iri: str) -> list[str]:
+    """The other kinds of work and skill categories called as `iri` is ("library": a kind of work and a category)."""
+    called = tuple(n.lower() for n in st.engine.class_labels[iri])
+    return [i for i, names in st.engine.class_labels.items()
+            if i != iri and tuple(n.lower() for n in names) == called]  # fmt: skip
+
+
 def class_members(st: State, iri: str) -> tuple[QueryRun, set[str]]:
     """The works of a kind of work (the class_list route), as a run and as a set of IRIs."""
     run = st.run("class_list", {"class": iri})
@@ -213,6 +220,9 @@ def entity_answer(st: State) -> bool:
     st.listed = [e.iri]
     st.exact = True
     category = st.class_named() if e.kind == "work" else None
+    if category is not None and category[1] == "class" and category[0].rsplit("#", 1)[-1] not in e.classes:
+        # "which map library does Widget use": not a library of the kind of work, the skill category so called
+        category = next(((i, "category") for i in same_named(st, category[0])), category)
     if category is not None and category[1] == "category" and not category[0].endswith(broad(st, "broad_categories")):
         _stack_of_category(st, e, category[0])  # "what database does Widgeteer use"
         _say_part(st, e)
@@ -310,6 +320,11 @@ def _stack_of_category(st: State, e: Entity, category: str) -> None:
     label, many = st.engine.class_labels[category]
     st.plan.route = "stack"
     st.exact = True
+    # "which map library": of those, the ones whose own account holds what else the question asks, first
+    asked = set(st.ask()) - set(terms(f"{label} {many}"))
+    told = [r for r in rows if (s := st.engine.entities.get(r["skill"].value)) is not None
+            and asked & set(terms(f"{s.label} {s.description}"))]  # fmt: skip
+    rows = told + [r for r in rows if r not in told]
     skills = [str(r["skill"].label) for r in rows]
     st.listed = [e.iri, *column_iris(run, "skill")] if not rows else [e.iri, *(r["skill"].value for r in rows)]
     if skills:
@@ -317,6 +332,8 @@ def _stack_of_category(st: State, e: Entity, category: str) -> None:
     else:
         text = f"The graph records no {label.lower()} in {e.display}'s stack."
     st.say(text, st.read_query(run, ", ".join(skills) or "none of that category"))
+    if len(told) == 1:
+        st.say_account(st.engine.entities[told[0]["skill"].value])
 
 
 def account(st: State, about: Entity | None, hit: PassageHit, facts: QueryRun | None = None) -> None:
