@@ -95,7 +95,7 @@ def resolve(engine: Engine, question: str, previous: Plan, today: date) -> str:
     # "its stack", "compare it with Gadgeteer": the thing the previous plan was about
     bare = frozenset(str(p).lower() for p in refs.get("pronouns_alone") or [])
     pronouns = _phrase_pattern(list(refs.get("pronouns") or []), bare)
-    about = previous.entity
+    about = _subject(engine, previous)
     roles = [r.iri for r in previous.results if engine.entities.get(r.iri) and engine.entities[r.iri].kind == "role"]
     subject = engine.entities.get(previous.entity or "")
     if previous.route == "roles" and len(roles) == 1 and (subject is None or subject.kind == "place"):
@@ -119,6 +119,23 @@ def resolve(engine: Engine, question: str, previous: Plan, today: date) -> str:
     ):
         return f"{question.rstrip(' ?')} {engine.entities[about or ''].display}".strip()
     return question
+
+
+def _subject(engine: Engine, previous: Plan) -> str | None:
+    """What the previous plan was about: its entity, but for the owner (everyone's subject) the one other thing
+    the question named ("when did Ada start working on Widget"), or the one thing answered when it named none
+    ("what was her final project" answered with Widget)."""
+    subject = engine.entities.get(previous.entity or "")
+    if subject is not None and subject.kind != "person":
+        return subject.iri
+    named = [i for i in engine.linker.link(previous.normalized).entities
+             if i in engine.entities and engine.entities[i].kind != "person"]  # fmt: skip
+    answered = [r.iri for r in previous.results if r.iri in engine.entities]
+    if len(named) == 1:
+        return named[0]
+    if not named and len(answered) == 1 and engine.entities[answered[0]].kind != "person":
+        return answered[0]
+    return previous.entity
 
 
 def _other_period(engine: Engine, question: str, previous: Plan, today: date, named: list[str]) -> str | None:

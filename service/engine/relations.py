@@ -38,7 +38,8 @@ SKIP = ("define", "navigate", "source", "contact", "stack")
 def dates(st: State) -> bool:
     """ "when did he start Roost", "how long did Loom take": a named work's start, end and publication."""
     works = [e for e in st.entities if e.kind == "work"]
-    if not st.has("time") or len(works) != 1 or len(st.entities) != 1 or st.kind in SKIP or st.period is not None:
+    others = [e for e in st.entities if e.kind != "person"]  # "when did Ada start working on Widget": the work's
+    if not st.has("time") or len(works) != 1 or len(others) != 1 or st.kind in SKIP or st.period is not None:
         return False
     if st.ask():  # "how long did the battery last": a part of the work, not the work's own dates
         return False

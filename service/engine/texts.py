@@ -264,6 +264,8 @@ def top_passage(st: State) -> bool:
     st.support = support
     owner = st.engine.by_name.get(hit.article)
     st.listed = [owner.iri] if owner else []
+    # the things the question names, after the article's owner: the passage answers about them
+    st.listed += [e.iri for e in st.entities if e.kind != "person" and e.iri not in st.listed]
     best = routes.stating_amount(st, hit.article, hit.best, owner.description if owner else "") or hit.best
     if about_linked:
         routes.account(st, owner, best)
