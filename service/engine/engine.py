@@ -73,6 +73,7 @@ class Engine:
     messages: dict[str, str]
     shorthand: dict[str, str]  # chat shorthand -> the word it stands for (language/shorthand.yaml)
     relations: list[tuple[Phrase, str]] = field(default_factory=list)  # words of a relation -> its property IRI
+    facts_named: list[tuple[Phrase, str]] = field(default_factory=list)  # words of a fact (a value) -> its property
     search_stopwords: frozenset[str] = frozenset()  # stop words and words that ask nothing: not searched for
     common_english: int = 10**9  # a word this common in English is no topic of its own (weights.yaml)
     roles_by_org: dict[str, list[str]] = field(default_factory=dict)
@@ -131,11 +132,12 @@ class Engine:
         ordinary |= set(lex.ordinary_words)
         intents = Intents(language["intents"])
         relation_rows = kb.catalog.run(routes["routes"]["relation_names"]).rows
-        relations = [(tuple(t.word for t in tokenize(row["name"].value)), row["property"].value)
-                     for row in relation_rows]  # fmt: skip
+        named = {kind: [(tuple(t.word for t in tokenize(row["name"].value)), row["property"].value)
+                        for row in relation_rows if row["kind"].value == kind] for kind in ("relation", "fact")}
+        relations = named["relation"]
         # the ontology's names of relations mark a lower-case ordinary word beside them as a name: "what came
         # before widgeteer", "what is widgeteer made of"
-        relation_cues = sorted({row["name"].value for row in relation_rows})
+        relation_cues = sorted({row["name"].value for row in relation_rows if row["kind"].value == "relation"})
         linker = Linker(
             graph_names,
             alias_names,
@@ -304,6 +306,7 @@ class Engine:
             messages={str(k): str(v) for k, v in (extra.get("messages") or {}).items()},
             shorthand={str(k): str(v) for k, v in (extra.get("shorthand") or {}).items()},
             relations=relations,
+            facts_named=named["fact"],
             search_stopwords=frozenset(stopwords | neutral),
             common_english=int(weights.get("unknown", {}).get("common_english", 10**9)),
             roles_by_org=dict(roles_by_org),

@@ -50,7 +50,7 @@ class Planner:
         self.longest_authored = max((len(p) for p in self.authored_phrases), default=0)
         # routes whose own cue words or authored phrases are the whole question, or that answer "no"
         self.unchecked = {"pivot", "ambiguous", "comparison", "lexicon_definition", "about", "recent", "career",
-                          "skills", "key_works", "dates", "relation"}  # fmt: skip
+                          "skills", "key_works", "dates", "relation", "fact"}  # fmt: skip
 
     # ------------------------------------------------------------------------- public
 
@@ -223,6 +223,7 @@ class Planner:
             relations.dates,
             lists.count,
             relations.relation,  # "what is the lab part of": the relation asked, before the works made there
+            relations.fact,  # "where was the classifier paper published": a value the question names
             relations.of_kind,  # "a talk about Widgeteer": the neighbours of the kind named
             lists.ongoing,  # "which of his projects are still active"
             lists.period,

@@ -27,7 +27,8 @@ from service.engine.routes import (
     same_named,
 )
 from service.engine.state import State
-from service.text import fold, terms
+from service.engine.texts import described_among
+from service.text import fold, stem, terms
 from service.text import words as words_of
 from service.vocab import PF
 
@@ -129,6 +130,41 @@ def relation(st: State) -> bool:
     elif e.description and set(st.ask()) & set(terms(e.description)):
         # "which parts of the firmware did he own": the named thing's own account says what else is asked
         st.say_account(e)
+    return True
+
+
+def fact(st: State) -> bool:
+    """ "where was the classifier paper published", "Widget venue": a value of one thing named (or, of the kind of
+    work named, the one its description makes the question about) through the property the question names by its
+    label or another name the ontology gives it (queries/relation-names.rq, the facts); with its publication."""
+    asked = {prop for key, prop in st.engine.facts_named if contains(st.said, key)}
+    if not asked or st.kind in SKIP or st.period is not None:
+        return False
+    ents = [e for e in st.entities if e.kind != "person"][:3]
+    kind = kind_of_work_named(st)
+    if not ents and (st.has("where") or st.has("time")):  # "the classifier paper": the work so described
+        own = {stem(w) for key, prop in st.engine.facts_named if prop in asked for w in key}
+        words = tuple(t for t in st.ask() if t not in own)
+        among = class_members(st, kind)[1] if kind is not None else set(st.engine.described)
+        ents = described_among(st, list(among), words)[:1]
+    for e in ents:
+        mark = st.checkpoint()
+        facts = st.run("facts", {"entity": e.iri})
+        rows = [r for r in facts.rows if r["property"].value in asked]
+        if rows:
+            break
+        st.rollback(mark)
+    else:
+        return False
+    values = {r["property"].value: r["value"].value for r in facts.rows}
+    said = "; ".join(f"{r['propertyLabel'].value} {r['value'].value}" for r in rows)
+    published = values.get(PF + "published")
+    when = f" It was published in {month(published)}." if published and PF + "published" not in asked else ""
+    st.plan.route = "fact"
+    st.exact = True
+    st.listed = [e.iri]
+    st.subject = e.iri
+    st.say(f"{e.display}: {said}.{when}", st.read_entity(e, facts))
     return True
 
 
