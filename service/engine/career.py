@@ -101,6 +101,8 @@ def career(st: State) -> bool:
         st.has("career")
         or (named and st.has("time"))  # "when was he at Acme"
         or (places and (st.has("doing") or st.has("making")))  # "what was she doing in Madrid", "built in Madrid"
+        # "when was her visit to Madrid", "how long was she in Madrid": her roles there, with their dates
+        or (places and st.has("time") and not works and kind_of_work_named(st) is None and not st.has("moved"))
         or (st.has("education") and not works)  # "which university did she go to"
         or ((named or places) and st.period is None and (st.has("before") or st.has("after")))  # "the role after
         # Acme", "before Madrid"
