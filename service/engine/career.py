@@ -93,6 +93,12 @@ def _kind_asked(st: State, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [r for r in rows if (r["education"].value == "true") == study] or rows
 
 
+def _kind_of_work_only(st: State) -> bool:
+    """Whether the question names a kind of work that is not a kind of role or study ("talk", not "job")."""
+    kind = kind_of_work_named(st)
+    return kind is not None and kind.rsplit("#", 1)[-1] not in ("Role", "Education")
+
+
 def career(st: State) -> bool:
     named = {e.iri for e in st.entities if e.kind in ("role", "organisation")}
     places = [e for e in st.entities if e.kind == "place"]
@@ -111,6 +117,8 @@ def career(st: State) -> bool:
         return False
     if not named and not places and kind_of_work_named(st) is not None and not st.has("education"):
         return False  # "client work in Q3 2026" asks for works of a kind, not for the roles of "work in"
+    if named and not st.has("career") and _kind_of_work_only(st):
+        return False  # "when was the talk about moving Acme's search": the talk's date, not the role at Acme
     if "why" in st.engine.intents.sections_asked(st.said):
         return False  # "why did he step down as organiser": the reason is in the role's article, not its dates
     sequence = st.has("before") or st.has("after")  # "what came after Acme" is the next role

@@ -95,7 +95,7 @@ def resolve(engine: Engine, question: str, previous: Plan, today: date) -> str:
     # "its stack", "compare it with Gadgeteer": the thing the previous plan was about
     bare = frozenset(str(p).lower() for p in refs.get("pronouns_alone") or [])
     pronouns = _phrase_pattern(list(refs.get("pronouns") or []), bare)
-    about = _subject(engine, previous)
+    about = _subject(engine, previous, question)
     roles = [r.iri for r in previous.results if engine.entities.get(r.iri) and engine.entities[r.iri].kind == "role"]
     subject = engine.entities.get(previous.entity or "")
     if previous.route == "roles" and len(roles) == 1 and (subject is None or subject.kind == "place"):
@@ -121,10 +121,19 @@ def resolve(engine: Engine, question: str, previous: Plan, today: date) -> str:
     return question
 
 
-def _subject(engine: Engine, previous: Plan) -> str | None:
+def _subject(engine: Engine, previous: Plan, question: str) -> str | None:
     """What the previous plan was about: its entity, but for the owner (everyone's subject) the one other thing
     the question named ("when did Ada start working on Widget"), or the one thing answered when it named none
-    ("what was her final project" answered with Widget)."""
+    ("what was her final project" answered with Widget); and "that talk", the first thing of that kind answered."""
+    words = [t.word for t in tokenize(question)]
+    for key, (iri, kind) in engine.classes_longest_first:
+        if kind == "class" and contains(words, key):
+            local = iri.rsplit("#", 1)[-1]
+            of_kind = [r.iri for r in previous.results if r.iri in engine.entities
+                       and local in engine.entities[r.iri].classes]  # fmt: skip
+            if of_kind and previous.entity not in of_kind:
+                return of_kind[0]
+            break
     subject = engine.entities.get(previous.entity or "")
     if subject is not None and subject.kind != "person":
         return subject.iri
