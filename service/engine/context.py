@@ -142,8 +142,9 @@ def _subject(engine: Engine, previous: Plan, question: str) -> str | None:
     answered = [r.iri for r in previous.results if r.iri in engine.entities]
     if len(named) == 1:
         return named[0]
-    if not named and len(answered) == 1 and engine.entities[answered[0]].kind != "person":
-        return answered[0]
+    if not named and answered and (len(answered) == 1 or previous.route == "described") \
+            and engine.entities[answered[0]].kind != "person":  # fmt: skip
+        return answered[0]  # the one thing answered, or the work the question described, first of those listed
     return previous.entity
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from service.engine import routes
 from service.engine.catalog import CONCEPTS, Entity
 from service.engine.intents import contains
@@ -178,6 +180,21 @@ def described_among(st: State, among: list[str], words: tuple[str, ...]) -> list
     return [e for e in ranked if _enough(st, _coverage(st, e, words))]
 
 
+def _first_sentence(e: Entity) -> str:
+    return re.split(r"\.\s", e.description or "", maxsplit=1)[0]
+
+
+def _what_it_is(e: Entity) -> set[str]:
+    """The terms of what a work is: its names and its description's first sentence ("A rooftop weather station")."""
+    return set(terms(f"{e.label} {e.short or ''} {_first_sentence(e)}"))
+
+
+def _other_kind(st: State, e: Entity) -> bool:
+    """Whether the work is of a kind that is about other things (routes.yaml about_kinds): a talk about building
+    keyboards is no keyboard."""
+    return any(c in e.classes for c in st.engine.routes.get("about_kinds") or [])
+
+
 def _coverage(st: State, e: Entity, query: tuple[str, ...] | None = None) -> float:
     found = set(terms(f"{e.label} {e.short or ''} {e.description}"))
     return st.engine.passages.coverage(query or _topic_terms(st), found, st.engine.synonyms)
@@ -200,9 +217,12 @@ def described_work(st: State) -> bool:
     """ "the routing thing she made for the delivery company": a question that describes a work instead of
     naming it is answered from the work whose description holds it best (of the kind named, if any)."""
     # "the routing software she wrote in the Netherlands": a place or organisation named is where it was made
-    if not st.has("describes") or any(e.kind not in ("place", "organisation") for e in st.entities):
+    ordinal = st.has("first") != st.has("last")  # "her first weather station": the earliest work so described
+    if not (st.has("describes") or ordinal) or any(e.kind not in ("place", "organisation") for e in st.entities):
         return False
     kind = st.class_named()
+    if not st.has("describes") and (kind is not None or st.entities):
+        return False  # "his first paper", "the first thing at Acme": the lists of a kind and of a role say it
     among = None
     if kind is not None and kind[1] == "class":
         _, among = routes.class_members(st, kind[0])
@@ -213,10 +233,16 @@ def described_work(st: State) -> bool:
     content = tuple(t for t in st.terms if t not in st.engine.accounted and t not in named) or st.terms
     if not ranked or not _enough(st, support := _coverage(st, ranked[0], content)):
         return False
-    e = ranked[0]
+    listed = [w.iri for w in ranked[:5]]
+    if ordinal:  # of the works so described, the first (or latest) to begin, said first
+        so = [w.iri for w in ranked if set(content) <= _what_it_is(w) and not _other_kind(st, w)]
+        if len(so) < 2:
+            return False
+        listed = routes.say_ordinal(st, so, st.read_query(st.run("facts", {"entity": so[0]}), ", ".join(so)))[:5]
+    e = st.engine.entities[listed[0]]
     st.plan.route = "described"
     st.support = support
-    st.listed = [w.iri for w in ranked[:5]]
+    st.listed = listed
     st.say_account(e)
     return True
 
