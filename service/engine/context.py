@@ -14,6 +14,7 @@ from service.engine.engine import Engine
 from service.engine.intents import contains, phrases
 from service.engine.link import tokenize
 from service.engine.model import Plan
+from service.text import stem, terms
 
 _ONLY_POINTING = {"and", "what", "about", "how", "tell", "me", "is", "s"}  # "and the second one?" asks nothing more
 
@@ -111,7 +112,8 @@ def resolve(engine: Engine, question: str, previous: Plan, today: date) -> str:
     content = [t.word for t in tokenize(question) if t.word not in engine.stopwords]
     words = [t.word for t in tokenize(question)]
     part = any(contains(words, p) for p in phrases(refs.get("parts")))
-    elliptical = part or all(w in engine.intents.cue_words for w in content)
+    elliptical = part or all(w in engine.intents.cue_words for w in content) or _in_account(
+        engine, words, content, about)  # "how big a matrix?": words of the previous subject's own account
     if (
         not linked.entities
         and about in engine.entities
@@ -119,6 +121,16 @@ def resolve(engine: Engine, question: str, previous: Plan, today: date) -> str:
     ):
         return f"{question.rstrip(' ?')} {engine.entities[about or ''].display}".strip()
     return question
+
+
+def _in_account(engine: Engine, words: list[str], content: list[str], about: str | None) -> bool:
+    """Whether every word the question asks beyond cue words is in the previous subject's own account ("how big a
+    matrix?" after a work described as computing a 400 by 400 matrix)."""
+    e = engine.entities.get(about or "")
+    amount = engine.quantities.asked(words, engine.amount_skipped, engine.synonyms)
+    cue = set(amount.cue) if amount is not None else set()  # "how big": the form of the answer
+    asked = {stem(w) for w in content if w not in engine.accounted and w not in cue}
+    return e is not None and bool(asked) and asked <= set(terms(f"{e.label} {e.description or ''}"))
 
 
 def _subject(engine: Engine, previous: Plan, question: str) -> str | None:
