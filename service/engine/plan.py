@@ -132,7 +132,8 @@ class Planner:
         asked = words_of(plan.normalized)
         how_or_why = any(w in engine.intents.sections for w in asked) and not engine.intents.has("count", asked)
         # "what triple store does tessera run on": a kind of thing asked of a name read as a word
-        kind_asked = any(contains(asked, key) for key, _ in engine.classes_longest_first)
+        kind_asked = any(contains(asked, key) for key, _ in engine.classes_longest_first) or (engine.intents.has(
+            "stack", asked) and not engine.intents.has("count", asked))  # "what tech stack is widgeteer built on"
         if linked.skipped and not linked.mentions and (how_or_why or kind_asked):
             linked = self._meant_after_all(plan, linked)
         words = [t.word for t in tokenize(plan.normalized)]
