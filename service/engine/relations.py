@@ -25,6 +25,7 @@ from service.engine.routes import (
     names,
     plural,
     same_named,
+    say_stack,
 )
 from service.engine.state import State
 from service.engine.texts import described_among
@@ -40,7 +41,9 @@ def dates(st: State) -> bool:
     """ "when did he start Roost", "how long did Loom take": a named work's start, end and publication."""
     works = [e for e in st.entities if e.kind == "work"]
     others = [e for e in st.entities if e.kind != "person"]  # "when did Ada start working on Widget": the work's
-    if not st.has("time") or len(works) != 1 or len(others) != 1 or st.kind in SKIP or st.period is not None:
+    stack = st.kind == "stack"  # "what was Widget built with, and when": its dates, then its stack
+    if not st.has("time") or len(works) != 1 or len(others) != 1 or (st.kind in SKIP and not stack) \
+            or st.period is not None:  # fmt: skip
         return False
     if st.ask():  # "how long did the battery last": a part of the work, not the work's own dates
         return False
@@ -80,6 +83,8 @@ def dates(st: State) -> bool:
     st.exact = True
     st.listed = [e.iri]
     st.say(text, st.read_entity(e, facts))
+    if stack:
+        say_stack(st, e)
     return True
 
 

@@ -228,11 +228,8 @@ def entity_answer(st: State) -> bool:
         _say_part(st, e)
         return True
     if st.kind == "stack" and e.kind == "work":
-        run = st.run("stack", {"work": e.iri})
         st.plan.route = "stack"
-        skills = [f"{r['skill'].label} ({r['categoryLabel'].value})" for r in run.rows]
-        st.listed += column_iris(run, "skill")
-        st.say(f"{e.display} is built with {names(skills, 12)}.", st.read_query(run, ", ".join(skills)))
+        say_stack(st, e)
         _say_part(st, e)
         return True
     facts = st.run("facts", {"entity": e.iri})
@@ -267,6 +264,14 @@ def entity_answer(st: State) -> bool:
         return True
     st.say_account(e, facts)
     return True
+
+
+def say_stack(st: State, e: Entity) -> None:
+    """ "Widget is built with X (language) and Y (library)": the work's stack, each skill with its category."""
+    run = st.run("stack", {"work": e.iri})
+    skills = [f"{r['skill'].label} ({r['categoryLabel'].value})" for r in run.rows]
+    st.listed += column_iris(run, "skill")
+    st.say(f"{e.display} is built with {names(skills, 12)}.", st.read_query(run, ", ".join(skills)))
 
 
 def _say_part(st: State, e: Entity) -> None:
