@@ -86,12 +86,16 @@ def resolve(engine: Engine, question: str, previous: Plan, today: date) -> str:
     lowered = question.lower().strip()
     named = linked if linked.entities else engine.absent_linker.link(question)
     if named.mentions and any(lowered.startswith(f) for f in follow_on):
+        person = engine.by_name.get(engine.kb.site.person)
         before = engine.linker.link(previous.normalized)
-        if not before.mentions:
-            before = engine.absent_linker.link(previous.normalized)
-        if len(before.mentions) == 1 and len(named.mentions) == 1:
-            old = before.mentions[0]
+        mentions = [m for m in before.mentions if not (person and m.iris == [person.iri])]  # "what has Ada built
+        if not mentions:  # in Rust?": the name to replace is Rust
+            mentions = engine.absent_linker.link(previous.normalized).mentions
+        if len(mentions) == 1 and len(named.mentions) == 1:
+            old = mentions[0]
             return previous.normalized[: old.start] + named.mentions[0].text + previous.normalized[old.end :]
+        if not linked.entities:
+            return question  # "and Kotlin?" after a question naming nothing to replace: a question of its own
 
     # "its stack", "compare it with Gadgeteer": the thing the previous plan was about
     bare = frozenset(str(p).lower() for p in refs.get("pronouns_alone") or [])
@@ -136,7 +140,8 @@ def _in_account(engine: Engine, words: list[str], content: list[str], about: str
 def _subject(engine: Engine, previous: Plan, question: str) -> str | None:
     """What the previous plan was about: its entity, but for the owner (everyone's subject) the one other thing
     the question named ("when did Ada start working on Widget"), or the one thing answered when it named none
-    ("what was her final project" answered with Widget); and "that talk", the first thing of that kind answered."""
+    ("what was her final project" answered with Widget); "that talk", the first thing of that kind answered; the
+    one thing a relation was answered with."""
     words = [t.word for t in tokenize(question)]
     for key, (iri, kind) in engine.classes_longest_first:
         if kind == "class" and contains(words, key):
@@ -146,6 +151,10 @@ def _subject(engine: Engine, previous: Plan, question: str) -> str | None:
             if of_kind and previous.entity not in of_kind:
                 return of_kind[0]
             break
+    related = [r.iri for r in previous.results if r.iri != previous.entity and r.iri in engine.entities]
+    asks_relation = any(contains(words, key) for key, _ in engine.relations)  # "and what came after it?": of
+    if previous.route == "relation" and len(related) == 1 and not asks_relation:  # the thing first asked about
+        return related[0]  # "what replaced Widget?" answered with one thing: "what is it written in?" asks of it
     subject = engine.entities.get(previous.entity or "")
     if subject is not None and subject.kind != "person":
         return subject.iri
