@@ -130,11 +130,7 @@ class Planner:
         engine = self.engine
         linked = engine.linker.link(plan.normalized)
         asked = words_of(plan.normalized)
-        how_or_why = any(w in engine.intents.sections for w in asked) and not engine.intents.has("count", asked)
-        # "what triple store does tessera run on": a kind of thing asked of a name read as a word
-        kind_asked = any(contains(asked, key) for key, _ in engine.classes_longest_first) or (engine.intents.has(
-            "stack", asked) and not engine.intents.has("count", asked))  # "what tech stack is widgeteer built on"
-        if linked.skipped and not linked.mentions and (how_or_why or kind_asked):
+        if linked.skipped and not linked.mentions and self._name_may_be_meant(asked):
             linked = self._meant_after_all(plan, linked)
         words = [t.word for t in tokenize(plan.normalized)]
         cue = [t.word for t in tokenize(linked.rest)]
@@ -162,6 +158,16 @@ class Planner:
         if st.trace is not None:
             trace_understanding(st, rule, read)
         return st
+
+    def _name_may_be_meant(self, asked: list[str]) -> bool:
+        """Whether the question is one where a name read as a word may be meant after all: one asking a kind of
+        thing ("what triple store does tessera run on"), or a how, why or stack question ("what tech stack is
+        widgeteer built on") that is no count."""
+        intents = self.engine.intents
+        if any(contains(asked, key) for key, _ in self.engine.classes_longest_first):
+            return True
+        asks_how = any(w in intents.sections for w in asked) or intents.has("stack", asked)
+        return asks_how and not intents.has("count", asked)
 
     def _meant_after_all(self, plan: Plan, linked: Linked) -> Linked:
         """In a how or why question, or one asking a kind of thing ("what triple store does widgeteer run on"), a

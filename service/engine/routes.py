@@ -120,15 +120,23 @@ def dated_labels(st: State, iris: list[str], before: str = "") -> list[str]:
             for i, n in zip(iris, labels(st, iris), strict=True)]  # fmt: skip
 
 
-def say_ordinal(st: State, iris: list[str], ref: str) -> list[str]:
-    """ "the first thing she built at Acme", "his latest talk": of the works listed, the one that began first (or
-    last), said with its start; returns the list with it in front. Nothing when the question asks neither."""
+def ordinal_pick(st: State, iris: list[str]) -> Entity | None:
+    """Of the works, the one that began first (or last) when the question asks for the first (or the latest) and
+    two or more are dated."""
     first, last = st.has("first"), st.has("last")
     dated = [e for i in iris if (e := st.engine.entities.get(i)) is not None and e.kind == "work" and e.start]
     if first == last or len(dated) < 2:
+        return None
+    return (min if first else max)(dated, key=lambda e: e.start or "")
+
+
+def say_ordinal(st: State, iris: list[str], ref: str) -> list[str]:
+    """ "the first thing she built at Acme", "his latest talk": of the works listed, the one that began first (or
+    last), said with its start; returns the list with it in front. Nothing when the question asks neither."""
+    pick = ordinal_pick(st, iris)
+    if pick is None:
         return iris
-    pick = (min if first else max)(dated, key=lambda e: e.start or "")
-    word = "first" if first else "latest"
+    word = "first" if st.has("first") else "latest"
     st.say(f"The {word} of them to begin: {pick.display}, in {month(pick.start or '')}.", ref)
     return [pick.iri, *(i for i in iris if i != pick.iri)]
 

@@ -238,10 +238,9 @@ def described_work(st: State) -> bool:
         so = [w.iri for w in ranked if set(content) <= _what_it_is(w) and not _other_kind(st, w)]
         if len(so) < 2:
             return False
-        dated = [w for i in so if (w := st.engine.entities[i]).start]
-        pick = (min if st.has("first") else max)(dated, key=lambda w: w.start or "") if dated else None
+        pick = routes.ordinal_pick(st, so)  # cited by the facts (its start) of the one picked
         ref = st.read_entity(pick, st.run("facts", {"entity": pick.iri})) if pick is not None else ""
-        listed = routes.say_ordinal(st, so, ref)[:5]  # cited by the facts (its start) of the one picked
+        listed = routes.say_ordinal(st, so, ref)[:5]
     e = st.engine.entities[listed[0]]
     st.plan.route = "described"
     st.support = support
