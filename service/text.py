@@ -43,6 +43,14 @@ def stem(word: str) -> str:
     if base is not None:
         return stem(base)
     base = _strip(word)
+    # the -ise verbs and their nouns meet, in either spelling: "anonymisation", "anonymiser", "anonymized" and
+    # "anonymise" at "anonymis"
+    for suffix in ("isation", "ization", "iser", "izer"):
+        if base.endswith(suffix) and len(base) > len(suffix) + 2:
+            base = base[: -len(suffix)] + "ise"
+            break
+    if base.endswith(("iz", "ize")) and len(base) > 5:
+        base = base[: base.rindex("iz")] + "is" + base[base.rindex("iz") + 2 :]
     # a final e goes, so "move", "moved" and "moving" meet at "mov", and "route" meets "routing"
     return base[:-1] if len(base) > 3 and base.endswith("e") and not base.endswith("ee") else base
 

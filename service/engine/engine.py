@@ -16,6 +16,7 @@ from service.engine.link import Linker, tokenize
 from service.engine.quantity import Quantities
 from service.engine.retrieve import Bm25, PassageIndex
 from service.engine.spelling import Speller
+from service.engine.two import TwoQuestions
 from service.kb import KB
 from service.kb.lexicon import Absent
 from service.text import fold, stem, words
@@ -44,6 +45,7 @@ class Engine:
     speller: Speller
     intents: Intents
     quantities: Quantities
+    two: TwoQuestions  # two questions asked in one (intents.yaml two_questions)
     amount_skipped: frozenset[str]  # words never the thing a count counts ("how many of her stops"): stops
     dates: DateParser
     passages: PassageIndex
@@ -246,7 +248,8 @@ class Engine:
             if e.kind == "role" and e.organisation:
                 roles_by_org[e.organisation].append(e.iri)  # the latest role at an organisation first
         known_words = {stem(w) for w in protected} | {stem(w) for key in definitions for w in key}
-        known_words |= {w for item in authored for p in item.phrases for w in p} | {w for key in classes for w in key}
+        known_words |= {w for item in authored for p in item.phrases for w in p}
+        known_words |= {f(w) for key in classes for w in key for f in (str, stem)}
         known_words |= intents.cue_words | {stem(w) for w in intents.cue_words}
         spec = language["intents"]
         references = spec.get("references") or {}
@@ -275,6 +278,7 @@ class Engine:
             speller=speller,
             intents=intents,
             quantities=Quantities(extra["quantities"]),
+            two=TwoQuestions(extra["intents"].get("two_questions")),
             amount_skipped=stopwords | person_words,
             dates=DateParser(extra["dates"]),
             passages=PassageIndex(kb.index, kb.passages, k1=weights["bm25"]["k1"], b=weights["bm25"]["b"]),

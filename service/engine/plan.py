@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 from rapidfuzz.distance import Levenshtein
 
-from service.engine import about, career, context, lists, relations, routes, texts
+from service.engine import about, career, context, lists, relations, routes, texts, two
 from service.engine.answer import compose
 from service.engine.catalog import CONCEPTS
 from service.engine.confidence import Scale, decide
@@ -55,7 +55,7 @@ class Planner:
     # ------------------------------------------------------------------------- public
 
     def plan(self, question: str, previous: Plan | str | None = None, today: date | None = None, *,
-             trace: bool = False) -> Plan:  # fmt: skip
+             trace: bool = False, split: bool = True) -> Plan:  # fmt: skip
         """The plan for one question; with `trace`, `plan.trace` lists every step taken (service/engine/trace.py)."""
         started = time.perf_counter()
         today = today or date.today()
@@ -92,8 +92,42 @@ class Planner:
         st = self._understand(plan, today)
         self._dispatch(st)
         self._finish(st)
+        two_ = self.engine.two
+        parts = two_.split(normalized) if split and plan.route not in two_.whole_routes else None
+        if parts is not None and (both := self._two(plan, parts, today, trace)) is not None:
+            both.timing_ms = (time.perf_counter() - started) * 1000
+            return both
         plan.timing_ms = (time.perf_counter() - started) * 1000
         return plan
+
+    def _two(self, whole: Plan, parts: tuple[str, str], today: date, trace: bool) -> Plan | None:
+        """Two questions asked in one, each answered in turn, the second as the follow-up of the first. When the
+        first answer already says what the second asks, it alone; when the second finds no answer, or a weak one
+        about something else, the first alone, saying so, if it is sure and the question read whole is not;
+        else (None) the whole reading stands."""
+        first = self.plan(parts[0], today=today, trace=trace, split=False)
+        if not two.answered(first):
+            return None
+        second: Plan | None = self.plan(parts[1], previous=first, today=today, trace=trace, split=False)
+        assert second is not None
+        unanswered = ""
+        if two.answered(second) and self.engine.two.adds_nothing(first, second, whole.normalized,
+                                                                 self.engine.stopwords):  # fmt: skip
+            second = None  # "when was the paper published, and where": the first answer said where
+        elif not two.answered(second) or second.answer == first.answer or (
+                second.confidence.level == "weak" and not two.about_first(first, second)):
+            sure = ("exact", "strong")
+            if first.confidence.level not in sure or whole.confidence.level in sure:
+                return None
+            second, unanswered = None, self.engine.say("second_not_covered", part=parts[1])
+        both = two.joined(whole, first, second, unanswered)
+        if trace:
+            both.trace = Trace()
+            how = "" if second else ": only the first answered" if unanswered else ": the first answer says both"
+            both.trace.add("split", f"two questions in one: “{parts[0]}”, then “{parts[1]}”{how}",
+                           parts=list(parts), answered=2 if second else 1)  # fmt: skip
+            both.trace.extend([*(first.trace or ()), *((second.trace or ()) if second else ())])
+        return both
 
     def understand(self, plan: Plan, today: date) -> State:
         """What the engine read in a planned question (its names, words, period), for reports on it."""

@@ -250,8 +250,10 @@ def described_work(st: State) -> bool:
 
 
 def _support(st: State, hit: PassageHit) -> float:
-    """How much of the question the one passage quoted holds (seed 003), not the whole article."""
-    found = st.engine.passages.passage_terms(hit.passage)
+    """How much of the question the one passage quoted holds (seed 003), not the whole article; a passage
+    speaks of its article's subject, so the article's title counts as said ("the Salgado audit's first
+    validation": the passage says only "the first full validation")."""
+    found = st.engine.passages.passage_terms(hit.passage) | set(terms(hit.passage.title))
     return st.engine.passages.coverage(_topic_terms(st), found, st.engine.synonyms)
 
 
@@ -285,16 +287,19 @@ def top_passage(st: State) -> bool:
         return True
     if hit is None:
         return False
-    about_linked = st.engine.by_name.get(hit.article) in st.entities
+    owner = st.engine.by_name.get(hit.article)
+    about_linked = owner in st.entities
+    # an amount asked is judged on the passage that states one ("how many violations did the first validation
+    # find": not the article's overview)
+    best = routes.stating_amount(st, hit.article, hit.best, owner.description if owner else "") or hit.best
+    support = max(support, _support(st, best))
     if not about_linked and not _enough(st, support):
         return False
     st.plan.route = "passage"
     st.support = support
-    owner = st.engine.by_name.get(hit.article)
     st.listed = [owner.iri] if owner else []
     # the things the question names, after the article's owner: the passage answers about them
     st.listed += [e.iri for e in st.entities if e.kind != "person" and e.iri not in st.listed]
-    best = routes.stating_amount(st, hit.article, hit.best, owner.description if owner else "") or hit.best
     if about_linked:
         routes.account(st, owner, best)
     st.say(best.passage.text, st.read_passage(best))

@@ -18,6 +18,9 @@ def test_one_tokenizer_keeps_digits_and_folds_accents() -> None:
         "project", "library", "search", "run", "used", "bus", "analysis",
     ]  # fmt: skip
     assert terms("Running projects") == ["run", "project"]
+    # the -ise verbs and their nouns meet, in either spelling
+    assert {stem(w) for w in ("anonymisation", "anonymised", "anonymizer", "anonymise")} == {"anonymis"}
+    assert stem("organiser") == stem("organize") == stem("organise") and stem("size") == "siz"
 
 
 def linked(planner: Planner, question: str) -> list[str]:
