@@ -9,6 +9,7 @@ from typing import Any
 
 from spellchecker import SpellChecker
 
+from service.engine.apart import Apart
 from service.engine.catalog import Entity, load_entities
 from service.engine.dates import DateParser
 from service.engine.intents import Intents, Phrase, Phrases, phrases
@@ -46,6 +47,7 @@ class Engine:
     intents: Intents
     quantities: Quantities
     two: TwoQuestions  # two questions asked in one (intents.yaml two_questions)
+    apart: Apart  # names a question sets apart (intents.yaml set_apart)
     amount_skipped: frozenset[str]  # words never the thing a count counts ("how many of her stops"): stops
     dates: DateParser
     passages: PassageIndex
@@ -279,6 +281,7 @@ class Engine:
             intents=intents,
             quantities=Quantities(extra["quantities"]),
             two=TwoQuestions(extra["intents"].get("two_questions")),
+            apart=Apart(extra["intents"].get("set_apart")),
             amount_skipped=stopwords | person_words,
             dates=DateParser(extra["dates"]),
             passages=PassageIndex(kb.index, kb.passages, k1=weights["bm25"]["k1"], b=weights["bm25"]["b"]),

@@ -88,10 +88,19 @@ class Planner:
                        question=resolved)  # fmt: skip
             normalized = resolved
         plan.normalized = normalized
+        apart = self.engine.apart.find(normalized, self.engine.linker)
+        if apart is not None:  # "apart from Widgeteer, which tools are in Rust": read without it, as shown
+            plan.normalized = apart.text
+            if tr is not None:
+                tr.add("apart", f"“{apart.said}” sets apart {', '.join(self._label(i) for i in sorted(apart.iris))}: "
+                       f"read as “{apart.text}”, without it in the lists", said=apart.said,
+                       entities=sorted(apart.iris))  # fmt: skip
 
         st = self._understand(plan, today)
+        st.excluded = apart.iris if apart is not None else frozenset()
         self._dispatch(st)
         self._finish(st)
+        plan.normalized = normalized
         two_ = self.engine.two
         parts = two_.split(normalized) if split and plan.route not in two_.whole_routes else None
         if parts is not None and (both := self._two(plan, parts, today, trace)) is not None:
@@ -128,6 +137,10 @@ class Planner:
                            parts=list(parts), answered=2 if second else 1)  # fmt: skip
             both.trace.extend([*(first.trace or ()), *((second.trace or ()) if second else ())])
         return both
+
+    def _label(self, iri: str) -> str:
+        e = self.engine.entities.get(iri)
+        return e.label if e is not None else iri
 
     def understand(self, plan: Plan, today: date) -> State:
         """What the engine read in a planned question (its names, words, period), for reports on it."""
@@ -419,6 +432,9 @@ class Planner:
         plan.task, plan.operation = it.task, it.operation
 
         plan.results = self._results(st, it.task)
+        if st.excluded and st.draft.sentences:  # said, on the reading the answer rests on
+            left_out = routes.names(sorted(self._label(i) for i in st.excluded), 8)
+            st.draft.say(engine.say("set_apart", names=left_out), *st.draft.sentences[0][1])
         plan.answer = compose(st.draft, st.read)
         text_routes = ("passage", "described", "explain")
         support = st.support if plan.route in text_routes and st.support else 1.0
@@ -483,7 +499,7 @@ class Planner:
         if st.plan.route in ("private", "off_topic", "empty"):
             ranked = []
         out = []
-        for iri, score in ranked[:limit]:
+        for iri, score in [(i, v) for i, v in ranked if i not in st.excluded][:limit]:
             e = engine.entities.get(iri)
             if e is None:
                 continue

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import lru_cache
 from typing import Any
@@ -13,7 +13,7 @@ from service.engine.catalog import Entity
 from service.engine.dates import Period
 from service.engine.engine import Engine
 from service.engine.intents import contains
-from service.engine.link import Linked
+from service.engine.link import Linked, tokenize
 from service.engine.model import Plan
 from service.engine.quantity import Quantity
 from service.engine.resources import about_url
@@ -65,6 +65,7 @@ class State:
     _ask: list[str] | None = None
     _amount: tuple[Quantity | None] | None = None
     trace: Trace | None = None  # the steps taken, when asked for (service/engine/trace.py)
+    excluded: frozenset[str] = frozenset()  # what the question sets apart ("apart from Widgeteer", apart.py)
 
     @property
     def hits(self) -> list[ArticleHit]:
@@ -171,7 +172,26 @@ class State:
             in_period = set(words_of(self.period.text)) if self.period else set()
             stems = (stem(w) for w in self.cue if w not in accounted and w not in in_period and not w.isdigit())
             self._ask = [t for t in dict.fromkeys(stems) if t not in accounted]
+            if self._ask and set(self._ask) <= self._described_by_name():
+                self._ask = []  # "which projects use hand-written Arm assembly": only the name, as described
         return self._ask
+
+    def _described_by_name(self) -> set[str]:
+        """The stems of the words just before a name that the thing's own description uses of it: the name as
+        the visitor wrote it ("hand-written Arm assembly", "the open-hardware Widgeteer")."""
+        tokens = tokenize(self.plan.normalized)
+        out: set[str] = set()
+        for m in self.linked.mentions:
+            e = self.engine.entities.get(m.iris[0]) if len(m.iris) == 1 else None
+            if e is None or not e.description:
+                continue
+            own = set(terms(e.description))
+            before = [t for t in tokens if t.end <= m.start][-2:]
+            for t in reversed(before):
+                if stem(t.word) not in own or t.word in self.engine.stopwords:
+                    break
+                out.add(stem(t.word))
+        return out
 
     def addresses(self) -> bool:
         """Whether the answer drafted so far speaks to what the question asks: one of its asking words (or a
@@ -225,6 +245,8 @@ class State:
         name = self.engine.routes["routes"].get(route, route)
         run = self.engine.kb.catalog.run(name, params or {}, row_cap=cap)
         self.plan.sparql.append(run)
+        if self.excluded:  # the plan keeps every row the console shows; the branch reads those not set apart
+            run = replace(run, rows=[r for r in run.rows if not any(c.value in self.excluded for c in r.values())])
         if self.trace is not None:
             shown = {k: str(v) for k, v in (params or {}).items()}
             self.trace.add("query", f"stored query {run.name} ({', '.join(f'{k}={v}' for k, v in shown.items())}): "
