@@ -335,7 +335,7 @@ class Planner:
         unstated = [kind for kind, (asked, form) in self.engine.stated_as.items()
                     if asked.found_in(st.said) and not form.search(text)]  # fmt: skip
         amounts, amount = self.engine.quantities, st.amount()
-        if amounts.owed(amount, st.class_named() is not None) and amount and not amounts.states(text, amount):
+        if amounts.owed(amount, st.class_words()) and amount and not amounts.states(text, amount):
             unstated.append(amount.kind)
         return unstated
 

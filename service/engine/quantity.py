@@ -32,6 +32,7 @@ class Quantity:
     numbers: frozenset[str] = frozenset()  # more words that are a number before this kind's units ("a season")
     cue: tuple[str, ...] = ()  # the words that asked for it ("what share"): the form of the answer, not its topic
     either_side: bool = False  # the number may follow the unit too ("nDCG@10 rose from 0.52")
+    head: frozenset[str] = frozenset()  # for a count, the thing counted ("revisions" in "how many board revisions")
 
     @property
     def form_words(self) -> frozenset[str]:
@@ -66,19 +67,25 @@ class Quantities:
                 if kind != self.counted:
                     return Quantity(kind, units, self.alone, more, tuple(cue), either)
                 at = next(i for i in range(len(words)) if tuple(words[i : i + len(cue)]) == cue) + len(cue)
-                noun = next((w for w in words[at:] if w not in skip), None)
-                if noun is None:
+                first = next((i for i in range(at, len(words)) if words[i] not in skip), None)
+                if first is None:
                     return None
-                counted = {stem(noun)} | synonyms.get(stem(noun), set())
-                return Quantity(kind, frozenset(counted), frozenset(), cue=tuple(cue))
+                # "how many board revisions": revisions, of boards; the plural after the first word is the head
+                nouns = [words[first]]
+                if first + 1 < len(words) and words[first + 1] not in skip and words[first + 1].endswith("s"):
+                    nouns.append(words[first + 1])
+                counted = {t for n in nouns for t in (stem(n), *synonyms.get(stem(n), set()))}
+                head = frozenset({stem(nouns[-1]), *synonyms.get(stem(nouns[-1]), set())})
+                return Quantity(kind, frozenset(counted), frozenset(), cue=tuple(cue), head=head)
         return None
 
-    def owed(self, q: Quantity | None, class_named: bool) -> bool:
+    def owed(self, q: Quantity | None, class_words: AbstractSet[str]) -> bool:
         """Whether an answer must state the amount: a kind that is enforced, and for a count, of something the
-        graph does not count (no kind of work named, nothing of counted_by_graph)."""
+        graph does not count: neither a kind of work or skill category the question names (the stems of their
+        names' words, `class_words`) nor one of counted_by_graph ("how many board revisions" counts revisions)."""
         if q is None or q.kind not in self.enforced:
             return False
-        return q.kind != self.counted or not (class_named or q.units & self.by_graph)
+        return q.kind != self.counted or not (q.head & class_words or q.head & self.by_graph)
 
     def states(self, text: str, q: Quantity) -> bool:
         """Whether the text states an amount of the kind asked: a number at most `within` words before one of

@@ -231,7 +231,9 @@ def entity_answer(st: State) -> bool:
     if category is not None and category[1] == "class" and category[0].rsplit("#", 1)[-1] not in e.classes:
         # "which map library does Widget use": not a library of the kind of work, the skill category so called
         category = next(((i, "category") for i in same_named(st, category[0])), category)
-    if category is not None and category[1] == "category" and not category[0].endswith(broad(st, "broad_categories")):
+    owed = st.engine.quantities.owed(st.amount(), st.class_words())  # "how many board revisions": not its boards
+    if category is not None and category[1] == "category" and not owed and not category[0].endswith(
+            broad(st, "broad_categories")):
         _stack_of_category(st, e, category[0])  # "what database does Widgeteer use"
         _say_part(st, e)
         return True

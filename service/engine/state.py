@@ -116,6 +116,11 @@ class State:
                 return value
         return None
 
+    def class_words(self) -> set[str]:
+        """The stems of the words of every name of the kinds of work and skill categories the question names."""
+        named = set(self.classes_named())
+        return {stem(w) for key, value in self.engine.classes_longest_first if value in named for w in key}
+
     def classes_named(self) -> list[tuple[str, str]]:
         """Every kind of work and skill category the question names outside its linked names, longest name
         first ("languages" and "plugins" in "which languages are his plugins written in")."""

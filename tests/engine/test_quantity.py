@@ -21,6 +21,21 @@ def test_a_count_is_of_the_word_after_its_cue(planner: Planner) -> None:
     assert not states("it has 12 lines. Every stop is mapped", q)
 
 
+def test_a_count_counts_the_plural_after_its_first_word(planner: Planner, mateo_planner: Planner) -> None:
+    """ "how many board revisions" counts revisions, which no kind of work named counts; "how many Rust
+    projects" counts projects, which the graph does."""
+    for p in (planner, mateo_planner):
+        owed = p.engine.quantities.owed
+        revisions = _asked(p, "how many board revisions did it need")
+        assert revisions is not None and "revision" in revisions.head and owed(revisions, {"board"})
+        boards = _asked(p, "how many boards did he draw")
+        assert boards is not None and not owed(boards, {"board"})
+        assert not owed(_asked(p, "how many Rust projects are there"), set())
+        assert p.engine.quantities.states("it went through three revisions", revisions)
+    plan = mateo_planner.plan("How many board revisions did the Marten sensor board need?")
+    assert plan.answer is not None and "three revisions" in plan.answer.text
+
+
 def test_durations_shares_and_amounts_stated_without_digits(planner: Planner, mateo_planner: Planner) -> None:
     for p in (planner, mateo_planner):
         states = p.engine.quantities.states
