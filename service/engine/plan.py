@@ -214,6 +214,9 @@ class Planner:
         if any(contains(asked, key) for key, _ in self.engine.classes_longest_first):
             return True
         asks_how = any(w in intents.sections for w in asked) or intents.has("stack", asked)
+        amount = self.engine.quantities.asked(asked, self.engine.amount_skipped, self.engine.synonyms)
+        if amount is not None and amount.kind != self.engine.quantities.counted:
+            return True  # "how much faster did widgeteer get": an amount of something, not a count
         return asks_how and not intents.has("count", asked)
 
     def _meant_after_all(self, plan: Plan, linked: Linked) -> Linked:
@@ -356,7 +359,7 @@ class Planner:
             contains(st.said, p) for p in self.engine.thing_alone_phrases
         )
         tied = self._tied(st, self.thing_words)
-        if general and about_thing and not tied:
+        if general and about_thing and not tied and not texts.held_beyond_names(st):
             st.plan.route = "off_topic"
             return True
         if self._unpublished(st):

@@ -92,7 +92,9 @@ class Quantities:
         its units ("1,900 stops", "14 seconds", "2,000 Project Gutenberg books"), a number glued to one ("300MB"),
         or a word that is an amount by itself ("a tenth")."""
         tokens = [t.lower() for t in _TOKEN.findall(_AT_CUTOFF.sub("", text))]
-        numbered = [(t[0].isdigit() and not _YEAR.match(t)) or t in self.numbers or t in q.numbers for t in tokens]
+        # "longer than a weekend" compares with one and says no amount: "a" after "than" is no number
+        numbered = [(t[0].isdigit() and not _YEAR.match(t)) or t in self.numbers
+                    or (t in q.numbers and tokens[i - 1 : i] != ["than"]) for i, t in enumerate(tokens)]  # fmt: skip
         for i, token in enumerate(tokens):
             glued = _GLUED.match(token)
             if glued and (glued.group(2) in q.units or stem(glued.group(2)) in q.units):

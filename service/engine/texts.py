@@ -265,6 +265,20 @@ def _topic_terms(st: State) -> tuple[str, ...]:
     return tuple(t for t in st.terms if t not in asked) or st.terms
 
 
+def held_beyond_names(st: State) -> bool:
+    """Whether one passage of the site holds nearly all the question says beyond the general things it names,
+    and that is more than a word or two ("how long does full materialisation of the largest graph take with
+    the Rust reasoner"): a question about her work, not about the thing alone ("when was Rust released")."""
+    named = {t for e in st.entities for t in st.name_terms(e)}
+    rest = tuple(t for t in _topic_terms(st) if t not in named)
+    if len(rest) < int(st.engine.weights["confidence"]["held_min_terms"]) or not st.hits:
+        return False
+    best = st.hits[0].best.passage
+    found = st.engine.passages.passage_terms(best) | set(terms(best.title))
+    held = st.engine.passages.coverage(rest, found, st.engine.synonyms)
+    return held >= float(st.engine.weights["confidence"]["strong_support"])
+
+
 def _enough(st: State, support: float, floor: str = "answer_floor") -> bool:
     """Enough support to answer: the passage holds at least the floor share of the question's information."""
     return support >= float(st.engine.weights["confidence"][floor])

@@ -56,3 +56,22 @@ def test_an_answer_that_does_not_state_the_amount_is_undone(planner: Planner, ma
     plan = mateo_planner.plan("how many microphones does the aria firmware beamform with")
     assert plan.answer is not None and "two-microphone" in plan.answer.text
     assert planner.plan("how many talks has she given").route == "count"
+
+
+def test_a_general_thing_asked_with_what_her_work_says_is_answered(planner: Planner, mateo_planner: Planner) -> None:
+    """Only a general thing named, and a question about time: refused as about the thing alone, unless one
+    passage holds nearly all the rest of the question; a duration asked must then be stated."""
+    demo = planner.plan("how long does full materialisation of the largest graph take with the rust reasoner?")
+    assert demo.answer is not None and "eleven minutes" in demo.answer.text
+    mateo = mateo_planner.plan("how long did the ESP32 last on a battery pack when it was duty-cycled?")
+    assert mateo.answer is not None and "a few nights" in mateo.answer.text
+    for p, question in ((planner, "when was Rust first released?"), (mateo_planner, "when was Zephyr first released?")):
+        assert p.plan(question).route == "off_topic"
+
+
+def test_a_comparison_with_one_states_no_duration(mateo_planner: Planner) -> None:
+    states, took = mateo_planner.engine.quantities.states, _asked(mateo_planner, "how long did it last")
+    assert took is not None and states("it took one weekend", took) and states("for a season", took)
+    assert not states("it lasts longer than a weekend on its battery", took)
+    plan = mateo_planner.plan("how long did noctule last on a battery?")
+    assert plan.answer is not None and "a few nights" in plan.answer.text
