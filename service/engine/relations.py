@@ -243,7 +243,7 @@ def of_kind(st: State) -> bool:
     said = names(labels(st, found), 8)
     ref = st.read_query(run, said)
     st.say(f"{plural(len(found), label, many).capitalize()} related to {e.display}: "
-           f"{names(dated_labels(st, found), 8) if len(found) <= 3 else said}.", ref)  # a few, each with its month
+           f"{names(dated_labels(st, found, full=True), 8) if len(found) <= 3 else said}.", ref)  # a few, dated
     st.read_query(members, ", ".join(labels(st, found)))
     return True
 

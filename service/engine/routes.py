@@ -114,10 +114,12 @@ def when(start: date, end: date) -> str:
     return f"between {start:%-d %B %Y} and {end:%-d %B %Y}"
 
 
-def dated_labels(st: State, iris: list[str], before: str = "") -> list[str]:
-    """The names of things, each with the month it began when the graph dates it: "Widget (since March 2024)"."""
+def dated_labels(st: State, iris: list[str], before: str = "", *, full: bool = False) -> list[str]:
+    """The names of things, each with the month it began when the graph dates it: "Widget (since March 2024)";
+    `full`, by their whole names rather than their short ones (a few things, each said once)."""
+    shown = [st.engine.entities[i].label for i in iris if i in st.engine.entities] if full else labels(st, iris)
     return [f"{n} ({before}{month(e.start)})" if (e := st.engine.entities.get(i)) is not None and e.start else n
-            for i, n in zip(iris, labels(st, iris), strict=True)]  # fmt: skip
+            for i, n in zip(iris, shown, strict=True)]  # fmt: skip
 
 
 def ordinal_pick(st: State, iris: list[str]) -> Entity | None:
