@@ -152,6 +152,7 @@ class Engine:
             stopwords=stopwords,
             verb_markers=intents.verb_markers,
             frames=intents.name_frames,
+            joining=intents.name_cues_joining,
         )
 
         absent_names: dict[str, set[str]] = defaultdict(set)
@@ -167,8 +168,10 @@ class Engine:
             ordinary,
             intents.name_cues,
             intents.name_cues_after,
+            stopwords=stopwords,
             verb_markers=intents.verb_markers,
             frames=intents.name_frames,
+            joining=intents.name_cues_joining,
         )
 
         synonyms: dict[str, set[str]] = defaultdict(set)

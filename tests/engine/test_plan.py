@@ -59,6 +59,13 @@ def test_absent_lower_case_name_before_a_cue_pivots(planner: Planner) -> None:
     assert plan.route == "pivot" and plan.answer is not None and "no Unity work" in plan.answer.text
 
 
+def test_an_absent_word_after_a_joining_word_is_a_name_only_before_a_stop_word(mateo_planner: Planner) -> None:
+    """Go is a technology Mateo lacks: "Rust and go?" asks about it, "leave game audio and go independent" not."""
+    assert mateo_planner.plan("does he know rust and go?", today=TODAY).route == "pivot"
+    plan = mateo_planner.plan("Why did he leave game audio and go independent?", today=TODAY)
+    assert plan.route != "pivot" and plan.answer is not None and "bats" in plan.answer.text
+
+
 def test_comparison_shows_shared_and_distinct(planner: Planner) -> None:
     plan = planner.plan("compare Tessera and Shapeshift", today=TODAY)
     assert plan.route == "comparison" and plan.task == "compare"

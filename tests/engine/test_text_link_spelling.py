@@ -38,6 +38,8 @@ def test_ordinary_words_link_only_when_meant_as_names(planner: Planner) -> None:
     assert linked(planner, "projects written in go") == ["Go"]
     assert linked(planner, "rust projects") == ["Rust"]  # a cue after the name
     assert linked(planner, "let's go to the lantern festival") == []
+    assert linked(planner, "Rust and go in production") == ["Rust", "Go"]  # a joining word, then a stop word
+    assert "Go" not in linked(planner, "why did she leave Harbourline and go independent")
     assert linked(planner, "make") == ["Make"]  # the whole question is the name
     assert linked(planner, "does she make games?") == []  # after a subject or auxiliary it is a verb
     assert linked(planner, "what university did she go to") == []
