@@ -57,6 +57,8 @@ def place_of(st: State) -> bool:
         places = [r["value"] for r in rows]  # the countries the reasoner adds
         if not places and e.kind == "work" and _venue_of(st, e, facts):
             return True
+        if not places and e.kind == "work" and _lived_then(st, e, facts):
+            return True
         if not places:
             st.rollback(mark)  # not read: no answer rests on it
             continue
@@ -68,6 +70,30 @@ def place_of(st: State) -> bool:
         st.say(f"{e.label} {verb} {where}.", st.read_entity(e, facts))
         return True
     return False
+
+
+def _lived_then(st: State, e: Entity, facts: QueryRun) -> bool:
+    """ "Where was she living when she made Widgeteer": a work placed nowhere, by the places of the roles held
+    while it was made, in order (when it began, when the question asks that)."""
+    began = st.has("began")
+    if not e.start or not (began or st.has("made")):  # "where does it run", "what is it based on": no place
+        return False
+    end = e.start if began else (e.end or st.today.isoformat())
+    run = st.run("period_roles", {"start": e.start, "end": end})
+    held = [r for r in run.rows if "placeLabel" in r]
+    if not held:
+        return False
+    f = st.voice.f
+    said = names([f"{r['roleLabel'].value} in {r['placeLabel'].value}" for r in held], 3, "and then" if not began
+                 else "and")  # fmt: skip
+    st.plan.route = "place"
+    st.exact = True
+    st.listed = [e.iri, *dict.fromkeys(r["place"].value for r in held)]
+    until = month(e.end) if e.end else "now"
+    span = f"began {e.display} ({month(e.start)})" if began else f"made {e.display} ({month(e.start)} to {until})"
+    st.say(f"When {f['they']} {span}, {f['they']} {f['was']} {said}.", st.read_entity(e, facts),
+           st.read_query(run, said))  # fmt: skip
+    return True
 
 
 def _venue_of(st: State, e: Entity, facts: QueryRun) -> bool:

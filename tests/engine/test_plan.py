@@ -66,6 +66,18 @@ def test_an_absent_word_after_a_joining_word_is_a_name_only_before_a_stop_word(m
     assert plan.route != "pivot" and plan.answer is not None and "bats" in plan.answer.text
 
 
+def test_where_a_work_placed_nowhere_was_made_is_where_its_roles_were(planner: Planner, mateo_planner: Planner) -> None:
+    """A work with no place of its own: the places of the roles held while it was made, in order, or when it
+    began; a question about where it runs asks no such thing."""
+    demo = planner.plan("where was she living when she made wordloom?", today=TODAY)
+    assert demo.route == "place" and demo.answer is not None and "Rotterdam" in demo.answer.text
+    loom = mateo_planner.plan("where was Loom made?", today=TODAY)
+    assert loom.answer is not None and loom.answer.text.index("Copenhagen") < loom.answer.text.index("Glasgow")
+    began = mateo_planner.plan("which city was he living in when he started Loom?", today=TODAY)
+    assert began.answer is not None and "Copenhagen" in began.answer.text and "Glasgow" not in began.answer.text
+    assert planner.plan("where does sparqlette run its queries?", today=TODAY).route != "place"
+
+
 def test_comparison_shows_shared_and_distinct(planner: Planner) -> None:
     plan = planner.plan("compare Tessera and Shapeshift", today=TODAY)
     assert plan.route == "comparison" and plan.task == "compare"
