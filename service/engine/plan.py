@@ -177,7 +177,7 @@ class Planner:
         engine = self.engine
         linked = engine.linker.link(plan.normalized)
         asked = words_of(plan.normalized)
-        if linked.skipped and not linked.mentions and self._name_may_be_meant(asked):
+        if linked.skipped and not linked.mentions and self._name_may_be_meant(asked, linked.skipped):
             linked = self._meant_after_all(plan, linked)
         words = [t.word for t in tokenize(plan.normalized)]
         cue = [t.word for t in tokenize(linked.rest)]
@@ -206,13 +206,16 @@ class Planner:
             trace_understanding(st, rule, read)
         return st
 
-    def _name_may_be_meant(self, asked: list[str]) -> bool:
+    def _name_may_be_meant(self, asked: list[str], skipped: list[str] | None = None) -> bool:
         """Whether the question is one where a name read as a word may be meant after all: one asking a kind of
         thing ("what triple store does tessera run on"), or a how, why or stack question ("what tech stack is
         widgeteer built on") that is no count."""
         intents = self.engine.intents
         if any(contains(asked, key) for key, _ in self.engine.classes_longest_first):
             return True
+        rest = {w for w in asked if w not in self.filler and w not in self.engine.accounted}
+        if skipped and len(skipped) == 1 and rest and rest <= set(words_of(skipped[0])):
+            return True  # "is trawl still being worked on": the word is all the question asks about
         asks_how = any(w in intents.sections for w in asked) or intents.has("stack", asked)
         amount = self.engine.quantities.asked(asked, self.engine.amount_skipped, self.engine.synonyms)
         if amount is not None and amount.kind != self.engine.quantities.counted:
