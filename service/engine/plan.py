@@ -416,6 +416,8 @@ class Planner:
             return False
         if any(contains(st.said, key) for key, _ in self.engine.relations):  # "which university is it part of"
             return False
+        if self.engine.absent_linker.link(st.plan.normalized).mentions:
+            return False  # "was any of the Acme stuff in Scala": a technology she may lack, asked of her work there
         asked = tuple(st.ask())
         # "the map showing which Lisbon stops are wheelchair friendly": what is asked describes one of her works
         return bool(asked) and not (len(asked) > 1 and texts.describes_a_work(st, asked))

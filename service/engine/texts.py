@@ -201,10 +201,10 @@ def _coverage(st: State, e: Entity, query: tuple[str, ...] | None = None) -> flo
 
 
 def describes_a_work(st: State, words: tuple[str, ...]) -> bool:
-    """Whether the words are, at least by the floor of a paraphrase (explain_floor), what the graph says of one
+    """Whether the words are, at least by the floor of a paraphrase (described_floor), what the graph says of one
     work (its name and description): "map", "stops" and "wheelchair" of a map of accessible stops."""
     ranked = described_works(st)
-    return bool(ranked) and _enough(st, _coverage(st, ranked[0], words), "explain_floor")
+    return bool(ranked) and _enough(st, _coverage(st, ranked[0], words), "described_floor")
 
 
 def described(st: State) -> tuple[Entity, float] | None:
