@@ -253,6 +253,13 @@ def _places(st: State, run: QueryRun, rows: list[dict[str, Any]], person: dict[s
     _finish(st, run, [r for held in spans.values() for r in held])
     st.listed = [*dict.fromkeys(r["place"].value for held in spans.values() for r in held if "place" in r),
                  *st.listed]  # fmt: skip
+    if st.has("country"):  # "which countries has he worked in": of each place, the one just inside the largest
+        chains: dict[str, list[str]] = {}
+        for r in within.rows:
+            if "within" in r:
+                chains.setdefault(r["place"].value, []).append(r["within"].value)
+        countries = [c[-2] if len(c) > 1 else c[0] for c in chains.values()]
+        st.listed = [*dict.fromkeys(countries), *st.listed]
     return True
 
 
