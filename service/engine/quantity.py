@@ -74,9 +74,8 @@ class Quantities:
                 nouns = [words[first]]
                 if first + 1 < len(words) and words[first + 1] not in skip and words[first + 1].endswith("s"):
                     nouns.append(words[first + 1])
-                counted = {t for n in nouns for t in (stem(n), *synonyms.get(stem(n), set()))}
                 head = frozenset({stem(nouns[-1]), *synonyms.get(stem(nouns[-1]), set())})
-                return Quantity(kind, frozenset(counted), frozenset(), cue=tuple(cue), head=head)
+                return Quantity(kind, head, frozenset(), cue=tuple(cue), head=head)
         return None
 
     def owed(self, q: Quantity | None, class_words: AbstractSet[str]) -> bool:
