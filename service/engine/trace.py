@@ -2,9 +2,10 @@
 behind it. Recorded only when asked (`Planner.plan(..., trace=True)`, `/api/ask?trace=1`, `ask --trace`):
 with the trace off, every hook is one test of `None`.
 
-Stages, in the order a plan meets them: spelling, shorthand, context, linking, intent, period, search
-(words and expansions), branch (tried, answered, kept or undone and why), query (each stored query run),
-passages (the articles searched and their scores), fusion, confidence.
+Stages, in the order a plan meets them: spelling, shorthand, context, apart (names set apart), linking, intent,
+period, search (words and expansions), branch (tried, answered, kept or undone and why), query (each stored query
+run), passages (the articles searched and their scores), fusion, confidence; for two questions asked in one,
+a split step, then the steps of each part's plan.
 """
 
 from __future__ import annotations
