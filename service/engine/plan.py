@@ -117,14 +117,13 @@ class Planner:
         first = self.plan(parts[0], today=today, trace=trace, split=False)
         if not two.answered(first):
             return None
-        second: Plan | None = self.plan(parts[1], previous=first, today=today, trace=trace, split=False)
-        assert second is not None
+        then = self.plan(parts[1], previous=first, today=today, trace=trace, split=False)
+        second: Plan | None = then
         unanswered = ""
-        if two.answered(second) and self.engine.two.adds_nothing(first, second, whole.normalized,
-                                                                 self.engine.stopwords):  # fmt: skip
+        if two.answered(then) and self.engine.two.adds_nothing(first, then, whole.normalized, self.engine.stopwords):
             second = None  # "when was the paper published, and where": the first answer said where
-        elif not two.answered(second) or second.answer == first.answer or (
-                second.confidence.level == "weak" and not two.about_first(first, second)):
+        elif not two.answered(then) or then.answer == first.answer or (
+                then.confidence.level == "weak" and not two.about_first(first, then)):
             sure = ("exact", "strong")
             if first.confidence.level not in sure or whole.confidence.level in sure:
                 return None
@@ -208,8 +207,9 @@ class Planner:
 
     def _name_may_be_meant(self, asked: list[str], skipped: list[str] | None = None) -> bool:
         """Whether the question is one where a name read as a word may be meant after all: one asking a kind of
-        thing ("what triple store does tessera run on"), or a how, why or stack question ("what tech stack is
-        widgeteer built on") that is no count."""
+        thing ("what triple store does tessera run on"), one whose only word beyond its cues is that one name ("is
+        widgeteer still being worked on"), one asking an amount other than a count ("how much faster did widgeteer
+        get"), or a how, why or stack question ("what tech stack is widgeteer built on") that is no count."""
         intents = self.engine.intents
         if any(contains(asked, key) for key, _ in self.engine.classes_longest_first):
             return True
