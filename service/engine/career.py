@@ -192,6 +192,9 @@ def career(st: State) -> bool:
             rows, opening = [r for r in rows if "roleEnd" not in r or r["roleEnd"].value >= today], "Now"
         else:
             rows, opening = rows[-1:], "First"
+    elif st.has("country") and not named:  # "which countries has he studied or worked in": the places, by country
+        run = st.run("career", career_params)
+        return _places(st, run, _kind_asked(st, run.rows), career_params)
     elif st.has("time") or (st.has("education") and not st.has("job")):  # "when did she study", "which university"
         run = st.run("career", career_params)
         kind = "studies" if st.has("study") and not st.has("job") else "roles"
@@ -256,7 +259,7 @@ def _places(st: State, run: QueryRun, rows: list[dict[str, Any]], person: dict[s
     if st.has("country"):  # "which countries has he worked in": of each place, the one just inside the largest
         chains: dict[str, list[str]] = {}
         for r in within.rows:
-            if "within" in r:
+            if "within" in r and r["placeLabel"].value in spans:  # of the places said, not of every role
                 chains.setdefault(r["place"].value, []).append(r["within"].value)
         countries = [c[-2] if len(c) > 1 else c[0] for c in chains.values()]
         st.listed = [*dict.fromkeys(countries), *st.listed]
