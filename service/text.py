@@ -50,7 +50,7 @@ def stem(word: str) -> str:
             base = base[: -len(suffix)] + "ise"
             break
     if base.endswith(("iz", "ize")) and len(base) > 5:
-        base = base[: base.rindex("iz")] + "is" + base[base.rindex("iz") + 2 :]
+        base = base[:-2] + "is" if base.endswith("iz") else base[:-3] + "ise"
     # a final e goes, so "move", "moved" and "moving" meet at "mov", and "route" meets "routing"
     return base[:-1] if len(base) > 3 and base.endswith("e") and not base.endswith("ee") else base
 

@@ -5,7 +5,7 @@ they, or a mapping of its five forms). Missing fields default to the person's gr
 (or first word) and "they". Messages use `{short}`, `{They}`, `{their}` ... (str.format); the engine's cue
 phrases use `$they`, `$them`, `$their`, `$theirs`, `$themselves` and `$person`, each standing for every
 pronoun and every name of the person, so "where did $they work" also reads "where did he work", "where do
-they work" and "where did Mateo work", whatever pronoun the owner chose.
+they work" and "where did Ada work", whatever pronoun the owner chose.
 """
 
 from __future__ import annotations

@@ -129,7 +129,7 @@ ROUTES: dict[str, Callable[[State, str, QueryRun], bool]] = {
 
 
 def person_named(st: State) -> bool:
-    """ "tell me about Mateo Varga": the person, named with nothing else asked, gets the "who" answer."""
+    """ "tell me about Ada Example": the person, named with nothing else asked, gets the "who" answer."""
     ents = st.entities
     if not ents or ents[0].kind != "person" or st.unknown_rest() or _asks_more(st, ents[0]):
         return False

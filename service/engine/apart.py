@@ -4,14 +4,12 @@ out of the question, which is then answered without them, and out of the rows it
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from service.engine.intents import Phrase, phrases
 from service.engine.link import Linker, tokenize
-
-_JOINS = ("and", "or", "nor")
-_BETWEEN = ("", "the", "his", "her", "their", *_JOINS, *(f"{j} the" for j in _JOINS))  # between the names set apart
 
 
 @dataclass(frozen=True)
@@ -22,31 +20,34 @@ class SetApart:
 
 
 class Apart:
-    def __init__(self, spec: Sequence[str] | None) -> None:
-        self.phrases: list[Phrase] = sorted(phrases(list(spec or [])), key=len, reverse=True)
+    def __init__(self, spec: Mapping[str, Any] | None) -> None:
+        spec = spec or {}
+        self.phrases: list[Phrase] = sorted(phrases(spec.get("phrases")), key=len, reverse=True)
+        # the words that may stand between the phrase and a name, or between two names set apart ("the", "and")
+        self.between = {""} | {" ".join(p) for p in phrases(spec.get("between"))}
 
     def find(self, text: str, linker: Linker) -> SetApart | None:
         """The names the question sets apart, or None: a phrase that sets apart, right before one name or more
         joined by "and", "or" or commas."""
         tokens = tokenize(text)
         words = [t.word for t in tokens]
+        mentions = None
         for at in range(len(words)):
             n = next((len(p) for p in self.phrases if tuple(words[at : at + len(p)]) == p), 0)
             if not n or at + n >= len(tokens):
                 continue
-            begin = tokens[at].start
-            linked = linker.link(text)
+            if mentions is None:  # linked once, and only when a phrase sets something apart
+                mentions = sorted((m for m in linker.link(text).mentions if len(m.iris) == 1), key=lambda m: m.start)
             iris: list[str] = []
             end = tokens[at + n - 1].end
-            for m in sorted(linked.mentions, key=lambda m: m.start):
-                if m.start < end or len(m.iris) != 1:
+            for m in mentions:
+                if m.start < end:
                     continue
-                if text[end : m.start].strip(" ,").lower() not in _BETWEEN:
+                if " ".join(t.word for t in tokenize(text[end : m.start])) not in self.between:
                     break
                 iris.append(m.iris[0])
                 end = m.end
-            if not iris:
-                continue
-            rest = f"{text[:begin].rstrip(' ,')} {text[end:].lstrip(' ,')}".strip()
-            return SetApart(rest, frozenset(iris), text[begin:end])
+            if iris:
+                rest = f"{text[: tokens[at].start].rstrip(' ,')} {text[end:].lstrip(' ,')}".strip()
+                return SetApart(rest, frozenset(iris), text[tokens[at].start : end])
         return None

@@ -200,7 +200,7 @@ def _other_period(engine: Engine, question: str, previous: Plan, today: date, na
 
 def _chained(engine: Engine, question: str, previous: Plan, named: list[str], follow_on: list[str]) -> str | None:
     """ "and before that?", "and what replaced that?" after a relation answered with one related thing: the
-    previous question asked of that thing ("what came before Noctule?")."""
+    previous question asked of that thing ("what came before Widgeteer?")."""
     related = [r for r in previous.results if r.iri != previous.entity]
     if named or previous.route != "relation" or len(related) != 1 or previous.entity not in engine.entities:
         return None

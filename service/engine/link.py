@@ -101,7 +101,7 @@ class Linker:
         self._cues = [tuple(t.word for t in tokenize(c)) for c in cues]
         self._cues_after = [tuple(stem(t.word) for t in tokenize(c)) for c in cues_after or []]
         self._verb_markers = {fold(w) for w in verb_markers or []}
-        self._joining = {fold(w) for w in joining or []}
+        self._joining = {(fold(w),) for w in joining or []}  # as cues of one word
         self._stopwords = stopwords
         # whole questions around one name ("what is *", "how does * work"): the name is what is asked about
         self._frames: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
@@ -179,7 +179,7 @@ class Linker:
         if any(after[: len(cue)] == cue for cue in self._cues_after):
             return True
         cued = [cue for cue in self._cues if len(before) >= len(cue) and before[-len(cue) :] == cue]
-        if cued and all(cue in {(w,) for w in self._joining} for cue in cued):
+        if cued and all(cue in self._joining for cue in cued):
             # "rust and go", "rust and go in production", but "leave game audio and go independent": after a
             # joining word, a name is one only before a stop word or the end
             return i + length == len(tokens) or tokens[i + length].word in self._stopwords

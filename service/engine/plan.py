@@ -37,7 +37,7 @@ MAX_QUESTION = 500
 class Planner:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        # the person's names ask nothing by themselves: "Mateo Varga career history" is "career history"
+        # the person's names ask nothing by themselves: "Ada Example career history" is "career history"
         names = {w for n in engine.voice.names for w in n.split()}
         self.filler = set(engine.intents.filler) | set(engine.stopwords) | engine.neutral | names
         self.answer_filler = self.filler | engine.intents.answer_filler
@@ -207,7 +207,7 @@ class Planner:
 
     def _name_may_be_meant(self, asked: list[str], skipped: list[str] | None = None) -> bool:
         """Whether the question is one where a name read as a word may be meant after all: one asking a kind of
-        thing ("what triple store does tessera run on"), one whose only word beyond its cues is that one name ("is
+        thing ("what triple store does widgeteer run on"), one whose only word beyond its cues is that one name ("is
         widgeteer still being worked on"), one asking an amount other than a count ("how much faster did widgeteer
         get"), or a how, why or stack question ("what tech stack is widgeteer built on") that is no count."""
         intents = self.engine.intents
@@ -215,7 +215,7 @@ class Planner:
             return True
         rest = {w for w in asked if w not in self.filler and w not in self.engine.accounted}
         if skipped and len(skipped) == 1 and rest and rest <= set(words_of(skipped[0])):
-            return True  # "is trawl still being worked on": the word is all the question asks about
+            return True  # "is widgeteer still being worked on": the word is all the question asks about
         asks_how = any(w in intents.sections for w in asked) or intents.has("stack", asked)
         amount = self.engine.quantities.asked(asked, self.engine.amount_skipped, self.engine.synonyms)
         if amount is not None and amount.kind != self.engine.quantities.counted:

@@ -1,7 +1,7 @@
 """Questions about one named thing's dates, or about the things it is related to, answered from the graph.
 
-"since when?" after a work, "when did he start Roost": the work's own dates (entity-facts). "what replaced
-Noctule?", "what is Marten made of?": the neighbours through the property the question names, by the
+"since when?" after a work, "when did he start Widgeteer": the work's own dates (entity-facts). "what replaced
+Gadgeteer?", "what is Widgeteer made of?": the neighbours through the property the question names, by the
 property's label or one of the other names the ontology gives it (skos:altLabel, queries/relation-names.rq),
 so a new relation is an edit of the ontology, not of Python.
 """
@@ -38,7 +38,7 @@ SKIP = ("define", "navigate", "source", "contact", "stack")
 
 
 def dates(st: State) -> bool:
-    """ "when did he start Roost", "how long did Loom take": a named work's start, end and publication."""
+    """ "when did he start Widgeteer", "how long did Gadgeteer take": a named work's start, end and publication."""
     works = [e for e in st.entities if e.kind == "work"]
     others = [e for e in st.entities if e.kind != "person"]  # "when did Ada start working on Widget": the work's
     stack = st.kind == "stack"  # "what was Widget built with, and when": its dates, then its stack
@@ -186,7 +186,7 @@ def _named_before(st: State, e: Entity, keys: list[Phrase]) -> bool:
     "what is Widget the successor of"), so it asks what the thing is to others, not what others are to it; not
     "how does Widget decide which night a detection belongs to", where the relation is of something else."""
     end = next((m.end for m in st.linked.mentions if e.iri in m.iris), None)
-    if end is None:  # a name read as a word ("what is noctule the successor of")
+    if end is None:  # a name read as a word ("what is widgeteer the successor of")
         text = fold(st.plan.normalized)
         found = [text.find(fold(w)) + len(w) for w in st.linked.skipped if fold(w) in text]
         if not found:

@@ -10,6 +10,7 @@ from service.engine.intents import contains
 from service.engine.retrieve import PassageHit, best_passage_for
 from service.engine.routes import plural
 from service.engine.state import State
+from service.kb.wiki import Passage
 from service.text import stem, terms
 
 
@@ -253,8 +254,13 @@ def _support(st: State, hit: PassageHit) -> float:
     """How much of the question the one passage quoted holds (seed 003), not the whole article; a passage
     speaks of its article's subject, so the article's title counts as said ("the Salgado audit's first
     validation": the passage says only "the first full validation")."""
-    found = st.engine.passages.passage_terms(hit.passage) | set(terms(hit.passage.title))
-    return st.engine.passages.coverage(_topic_terms(st), found, st.engine.synonyms)
+    return _held(st, hit.passage, _topic_terms(st))
+
+
+def _held(st: State, passage: Passage, query: tuple[str, ...]) -> float:
+    """The share of the query a passage holds, its article's title counting as said."""
+    found = st.engine.passages.passage_terms(passage) | set(terms(passage.title))
+    return st.engine.passages.coverage(query, found, st.engine.synonyms)
 
 
 def _topic_terms(st: State) -> tuple[str, ...]:
@@ -273,10 +279,7 @@ def held_beyond_names(st: State) -> bool:
     rest = tuple(t for t in _topic_terms(st) if t not in named)
     if len(rest) < int(st.engine.weights["confidence"]["held_min_terms"]) or not st.hits:
         return False
-    best = st.hits[0].best.passage
-    found = st.engine.passages.passage_terms(best) | set(terms(best.title))
-    held = st.engine.passages.coverage(rest, found, st.engine.synonyms)
-    return held >= float(st.engine.weights["confidence"]["strong_support"])
+    return _held(st, st.hits[0].best.passage, rest) >= float(st.engine.weights["confidence"]["strong_support"])
 
 
 def _enough(st: State, support: float, floor: str = "answer_floor") -> bool:
