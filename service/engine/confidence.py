@@ -59,14 +59,16 @@ def decide(
     strong_min_terms: int = 2,
     model_enabled: bool = False,
     scale: Scale = Scale(),
+    hedged: bool = False,
 ) -> Confidence:
+    """`hedged`: the text answers though it does not use the question's words; weak at best."""
     if ambiguous:
         level, score = "exact", scale.ambiguous
     elif not answered:
         level, score = "none", 0
     elif exact_route:
         level, score = "exact", scale.exact
-    elif named or (support >= strong_support and terms >= strong_min_terms):
+    elif not hedged and (named or (support >= strong_support and terms >= strong_min_terms)):
         level, score = "strong", scale.between(scale.strong, support)
     else:
         level, score = "weak", scale.between(scale.weak, support)

@@ -96,6 +96,7 @@ class Plan:
     previous: str | None = None
     timing_ms: float = 0.0
     trace: Trace | None = None  # how the answer was found, when asked for
+    hedged: bool = False  # the answer is a passage of the work named that lacks the question's words (weak)
     generated: dict[str, Any] | None = None  # a checked model answer: {"by", "verified", "rounds"} (service/fallback)
 
     def to_json(self) -> dict[str, Any]:

@@ -328,6 +328,19 @@ class Planner:
                        f"does not speak to “{' '.join(missed)}”", branch=branch_name(branch), answered=True,
                        kept=False, route=st.plan.route, unaddressed=missed)  # fmt: skip
             st.rollback(mark)
+        # the named work's own article, though no passage uses the question's words ("the Widgeteer migration:
+        # migrated from what?" is answered by "moved the catalogue from X to Y"): said, as weak
+        mark = st.checkpoint()
+        # not for a yes or a no ("is Widgeteer on the app store"), nor with a word the site never uses ("iphone")
+        if st.has("asks_what") and not st.unknown_rest() and texts.named_work_passage(st):
+            if not self._unstated(st):
+                st.near = True
+                if tr is not None:
+                    tr.add("branch", f"texts.named_work_passage kept as weak: the best passage of {st.listed[0]}, the "
+                           "work named, though it does not use the question's words",
+                           branch="texts.named_work_passage", answered=True, kept=True)  # fmt: skip
+                return
+            st.rollback(mark)
         st.plan.route = "empty"
         if tr is not None:
             trace_passed(tr, passed, len(tr))
@@ -458,7 +471,9 @@ class Planner:
             terms=len(st.terms),
             strong_min_terms=int(engine.weights["confidence"]["strong_min_terms"]),
             scale=Scale.of(engine.weights["confidence"].get("scores")),
+            hedged=st.near,
         )
+        plan.hedged = st.near
         if st.trace is not None:
             c = plan.confidence
             st.trace.add("confidence", f"confidence {c.level} ({c.score}, {c.label}): route {plan.route}, "

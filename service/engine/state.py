@@ -66,6 +66,7 @@ class State:
     _amount: tuple[Quantity | None] | None = None
     trace: Trace | None = None  # the steps taken, when asked for (service/engine/trace.py)
     excluded: frozenset[str] = frozenset()  # what the question sets apart ("apart from Widgeteer", apart.py)
+    near: bool = False  # a passage of the work named kept though it lacks the question's words: weak (plan.py)
 
     @property
     def hits(self) -> list[ArticleHit]:

@@ -323,6 +323,26 @@ def top_passage(st: State) -> bool:
     return True
 
 
+def named_work_passage(st: State) -> bool:
+    """The passage of the one work the question names that best holds the question's words, when no branch
+    answered: the work's own article speaks of what was asked, though not in the question's words (kept as
+    weak, plan.py)."""
+    works = [e for e in st.entities if e.kind == "work" and e.iri not in st.excluded]
+    if len(works) != 1 or not works[0].has_article:
+        return False  # "which came first, X or Y": a passage of one is no answer about both
+    work = works[0]
+    hit = best_passage_for(st.engine.passages, work.name, st.terms, st.engine.synonyms, st.engine.weights["article"])
+    if hit is None:
+        return False
+    best = routes.stating_amount(st, work.name, hit, work.description or "") or hit
+    st.plan.route = "passage"
+    st.support = _support(st, best)
+    st.listed = [work.iri, *(e.iri for e in st.entities if e.kind != "person" and e.iri != work.iri)]
+    routes.account(st, work, best)
+    st.say(best.passage.text, st.read_passage(best))
+    return True
+
+
 def lexicon_definition(st: State) -> bool:
     """A general term the lexicon defines, when the question asks what it is (or is only the term)."""
     if st.entities:

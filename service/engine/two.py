@@ -69,7 +69,9 @@ def _span(text: str, tokens: list[Token], at: int) -> str:
 
 
 def answered(plan: Plan) -> bool:
-    return plan.answer is not None and plan.confidence.level != "none"
+    """Answered in the question's own terms: not "not covered", nor a passage of the work named that does not
+    use the question's words (for one part, the question read whole may say more)."""
+    return plan.answer is not None and plan.confidence.level != "none" and not plan.hedged
 
 
 def about_first(first: Plan, second: Plan) -> bool:
