@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from spellchecker import SpellChecker
@@ -20,7 +21,7 @@ from service.engine.spelling import Speller
 from service.engine.two import TwoQuestions
 from service.kb import KB
 from service.kb.lexicon import Absent
-from service.text import fold, stem, words
+from service.text import fold, stem, terms, words
 from service.vocab import PF
 from service.voice import Voice
 
@@ -91,6 +92,17 @@ class Engine:
     samples: list[str] = field(default_factory=list)  # questions the ask page suggests, made from the graph
     expansions: dict[str, str] = field(default_factory=dict)  # IRI -> what its acronym stands for (an alt label)
     meaning: Any = None  # meaning-based search when EMBEDDINGS_ENABLED (service/fallback/meaning.py), else None
+
+    @cached_property
+    def long_names(self) -> list[tuple[frozenset[str], str, str]]:
+        """(stems, folded label, IRI) of each thing but a person whose name has two words or more ("Widgeteer
+        reasoner"): names a passage may use of something the question describes in other words."""
+        out = []
+        for e in self.entities.values():
+            own = frozenset(terms(e.label))
+            if e.kind != "person" and len(own) >= 2:
+                out.append((own, e.label.lower(), e.iri))
+        return out
 
     @classmethod
     def from_kb(cls, kb: KB) -> Engine:

@@ -452,6 +452,8 @@ class Planner:
             it = type(it)("compare", "compare")
         plan.task, plan.operation = it.task, it.operation
 
+        if plan.route in ("passage", "explain") and st.listed:
+            st.listed += [iri for iri in st.named_in_quoted() if iri not in st.listed]
         plan.results = self._results(st, it.task)
         if st.excluded and st.draft.sentences:  # said, on the reading the answer rests on
             left_out = routes.names(sorted(self._label(i) for i in st.excluded), 8)

@@ -268,6 +268,20 @@ class State:
             Reading("graph", title, console_url(run.query), summary),
         )
 
+    def named_in_quoted(self) -> list[str]:
+        """The things a quoted passage names that the question names too, in its own words ("the Rust reasoner
+        for Widgeteer" of a passage saying "the Widgeteer reasoner"): what the answer is about besides the
+        article's subject, in the order the passages name them."""
+        asked = set(self.terms)
+        quoted = [r.text.lower() for r in self.read.items.values() if r.kind == "passage"]
+        found: list[tuple[int, int, str]] = []
+        for own, label, iri in self.engine.long_names:  # a one-word name ("Rust") the linker has read already
+            if own <= asked:
+                at = next(((n, i) for n, text in enumerate(quoted) if (i := text.find(label)) >= 0), None)
+                if at is not None:
+                    found.append((*at, iri))
+        return [iri for _, _, iri in sorted(found)]
+
     def read_passage(self, hit: PassageHit) -> str:
         p = hit.passage
         anchor = "" if p.kind == "lead" else "#" + slug(p.heading.split(" › ")[-1])
