@@ -152,6 +152,7 @@ class Intents:
             k: [(k,), *phrases((spec.get("section_asked_by") or {}).get(k))] for k in self.sections}
         self.name_cues_after: list[str] = list(spec.get("name_cues_after") or [])
         self.name_cues_joining: list[str] = list(spec.get("name_cues_joining") or [])
+        self.asks_which = frozenset(str(w) for w in spec.get("asks_which") or [])
         # "I'm organising a conference - what talks has she given?": what the visitor says of themselves, up to
         # the first dash, colon, semicolon or comma, is no part of the question
         starts = "|".join(re.escape(p).replace("\\ ", r"\s+") for p in spec.get("visitor_prefaces") or [])

@@ -345,6 +345,9 @@ def _stack_of_category(st: State, e: Entity, category: str) -> None:
     skills = [str(r["skill"].label) for r in rows]
     st.listed = [e.iri, *column_iris(run, "skill")] if not rows else [e.iri, *(r["skill"].value for r in rows)]
     if skills:
+        # the things of the category asked ("what OS"), listed: the words for the part of the work ask nothing more
+        # (one category: "which chip and language" asks for more than the chips)
+        st.of_kind_asked = st.asks_which(category) and len(st.classes_named()) == 1
         text = f"{e.display} uses {plural(len(skills), label.lower(), many.lower())}: {names(skills, 12)}."
     else:
         text = f"The graph records no {label.lower()} in {e.display}'s stack."

@@ -66,6 +66,7 @@ class State:
     _amount: tuple[Quantity | None] | None = None
     trace: Trace | None = None  # the steps taken, when asked for (service/engine/trace.py)
     excluded: frozenset[str] = frozenset()  # what the question sets apart ("apart from Widgeteer", apart.py)
+    of_kind_asked: bool = False  # the answer lists the things of the category asked ("what OS does it run on")
     near: bool = False  # a passage of the work named kept though it lacks the question's words: weak (plan.py)
 
     @property
@@ -116,6 +117,14 @@ class State:
             if contains(self.cue, key):
                 return value
         return None
+
+    def asks_which(self, iri: str) -> bool:
+        """Whether the question asks which things of the kind or category `iri` it names: a name of it right
+        after a word of intents.yaml asks_which ("what OS", "which chip"), not "does it use the X library"."""
+        words, which = self.words, self.engine.intents.asks_which
+        return any(value[0] == iri and any(tuple(words[i : i + len(key)]) == key and words[i - 1] in which
+                                           for i in range(1, len(words)))
+                   for key, value in self.engine.classes_longest_first)  # fmt: skip
 
     def class_words(self) -> set[str]:
         """The stems of the words of every name of the kinds of work and skill categories the question names."""
@@ -204,7 +213,7 @@ class State:
         synonym) is in a sentence or in something read, or it relates all the names the question relates. An
         overview of a name is no answer to "how much did they pay her"."""
         ask = self.ask()
-        if not ask:
+        if not ask or self.of_kind_asked:  # "what OS does the Widgeteer firmware run on": its platforms
             return True
         texts = [s for s, _ in self.draft.sentences] + [f"{r.title} {r.text}" for r in self.read.items.values()]
         found = set(terms(" ".join(texts)))
@@ -225,6 +234,7 @@ class State:
         self.read.items = dict(cp.read)
         self.draft.sentences = list(cp.sentences)
         self.listed, self.exact, self.support = list(cp.listed), cp.exact, cp.support
+        self.of_kind_asked = False
         self.plan.route = "empty"
         self.subject = None
 
