@@ -219,10 +219,12 @@ def described_work(st: State) -> bool:
     naming it is answered from the work whose description holds it best (of the kind named, if any)."""
     # "the routing software she wrote in the Netherlands": a place or organisation named is where it was made
     ordinal = st.has("first") != st.has("last")  # "her first weather station": the earliest work so described
-    if not (st.has("describes") or ordinal) or any(e.kind not in ("place", "organisation") for e in st.entities):
+    # the person named ("Ada's first weather station") says whose it is, as "her" would
+    things = [e for e in st.entities if e.kind != "person"]
+    if not (st.has("describes") or ordinal) or any(e.kind not in ("place", "organisation") for e in things):
         return False
     kind = st.class_named()
-    if not st.has("describes") and (kind is not None or st.entities):
+    if not st.has("describes") and (kind is not None or things):
         return False  # "his first paper", "the first thing at Acme": the lists of a kind and of a role say it
     among = None
     if kind is not None and kind[1] == "class":
@@ -237,7 +239,7 @@ def described_work(st: State) -> bool:
     listed = [w.iri for w in ranked[:5]]
     if ordinal:  # of the works so described, the first (or latest) to begin, said first
         so = [w.iri for w in ranked if set(content) <= _what_it_is(w) and not _other_kind(st, w)]
-        if len(so) < 2:
+        if not so:
             return False
         pick = routes.ordinal_pick(st, so)  # cited by the facts (its start) of the one picked
         ref = st.read_entity(pick, st.run("facts", {"entity": pick.iri})) if pick is not None else ""
@@ -246,6 +248,7 @@ def described_work(st: State) -> bool:
     st.plan.route = "described"
     st.support = support
     st.listed = listed
+    st.subject = e.iri  # not the person the question names ("Ada's first weather station")
     st.say_account(e)
     return True
 
