@@ -94,14 +94,15 @@ class Engine:
     meaning: Any = None  # meaning-based search when EMBEDDINGS_ENABLED (service/fallback/meaning.py), else None
 
     @cached_property
-    def long_names(self) -> list[tuple[frozenset[str], str, str]]:
-        """(stems, folded label, IRI) of each thing but a person whose name has two words or more ("Widgeteer
-        reasoner"): names a passage may use of something the question describes in other words."""
+    def names_in_text(self) -> list[tuple[frozenset[str], re.Pattern[str], str]]:
+        """(stems, pattern, IRI) of each thing but a person: its name as a passage writes it, in any case when it
+        has two words or more ("Widgeteer reasoner"), else only as written ("Widgeteer", not "widgeteer")."""
         out = []
         for e in self.entities.values():
             own = frozenset(terms(e.label))
-            if e.kind != "person" and len(own) >= 2:
-                out.append((own, e.label.lower(), e.iri))
+            if e.kind != "person" and own:
+                flags = re.IGNORECASE if len(own) >= 2 else 0
+                out.append((own, re.compile(rf"(?<!\w){re.escape(e.label)}(?!\w)", flags), e.iri))
         return out
 
     @classmethod

@@ -283,11 +283,11 @@ class State:
         for Widgeteer" of a passage saying "the Widgeteer reasoner"): what the answer is about besides the
         article's subject, in the order the passages name them."""
         asked = set(self.terms)
-        quoted = [r.text.lower() for r in self.read.items.values() if r.kind == "passage"]
+        quoted = [r.text for r in self.read.items.values() if r.kind == "passage"]
         found: list[tuple[int, int, str]] = []
-        for own, label, iri in self.engine.long_names:  # a one-word name ("Rust") the linker has read already
+        for own, pattern, iri in self.engine.names_in_text:
             if own <= asked:
-                at = next(((n, i) for n, text in enumerate(quoted) if (i := text.find(label)) >= 0), None)
+                at = next(((n, m.start()) for n, text in enumerate(quoted) if (m := pattern.search(text))), None)
                 if at is not None:
                     found.append((*at, iri))
         return [iri for _, _, iri in sorted(found)]
