@@ -389,7 +389,10 @@ class Planner:
         matched = [p for p in self.engine.unnamed_refusals if contains(st.said, p)]
         if matched:
             portfolio = [e for e in st.entities if e.kind != "place" and e.kind not in CONCEPTS]
-            if not portfolio and not (self._tied(st, {w for p in matched for w in p}) and st.entities):
+            # tied to her, and naming something or held by one of her passages ("what pool depth did the paper
+            # recommend"): a question about her work
+            tied = self._tied(st, {w for p in matched for w in p})
+            if not portfolio and not (tied and (st.entities or texts.held_beyond_names(st))):
                 st.plan.route = "off_topic"
                 return True
         return False
