@@ -138,6 +138,7 @@ def career(st: State) -> bool:
         or (st.has("education") and not works)  # "which university did she go to"
         or ((named or places) and st.period is None and (st.has("before") or st.has("after")))  # "the role after
         # Acme", "before Madrid"
+        or _after_titled(st, works)  # "what did he do after the research assistant post"
     )
     if not asked or st.kind in SKIP or st.authored_key is not None:
         return False
@@ -199,6 +200,8 @@ def career(st: State) -> bool:
         run = st.run("career", career_params)
         kind = "studies" if st.has("study") and not st.has("job") else "roles"
         rows, opening = run.rows, f"{st.voice.f['Their']} {kind}, most recent first"
+        if sequence and st.period is None and (titled := _titled(st, run.rows, best=True)):
+            return _next_to(st, run, titled, before=st.has("before"))  # "what did he do right after the RA job"
         titled = _titled(st, run.rows)  # "when did he intern": the roles whose title says so
         if titled:
             rows, opening = titled, "Roles" if len(titled) > 1 else "Role"
@@ -207,6 +210,8 @@ def career(st: State) -> bool:
         return _places(st, run, _titled(st, run.rows) or _kind_asked(st, run.rows), career_params)
     else:
         run = st.run("career", career_params)
+        if sequence and st.period is None and (titled := _titled(st, run.rows, best=True)):
+            return _next_to(st, run, titled, before=st.has("before"))  # "what did she do before the staff job"
         rows = _titled(st, run.rows)  # "did he ever do an internship": the roles whose title says so
         if not rows and st.has("job") and not st.has("study") and not works:  # "which companies has she worked for"
             rows = [r for r in run.rows if r["education"].value != "true"]
@@ -304,18 +309,35 @@ def _next_to(st: State, run: QueryRun, named: list[dict[str, Any]], *, before: b
     return True
 
 
-def _titled(st: State, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _after_titled(st: State, works: bool) -> bool:
+    """Whether the question asks for the role before or after one it names by its title ("what did he do after
+    the research assistant post"), not for what was made then ("what did she build after ...")."""
+    if works or st.period is not None or not (st.has("before") or st.has("after")) or st.has("making"):
+        return False
+    if kind_of_work_named(st) is not None:
+        return False
+    person = st.engine.by_name.get(st.engine.kb.site.person)
+    # the career, read to decide (not kept: the branch runs and shows the same query when it answers)
+    roles = st.engine.kb.catalog.run(st.engine.routes["routes"].get("career", "career"),
+                                     {"person": person.iri if person else ""})  # fmt: skip
+    return bool(_titled(st, roles.rows, best=True))
+
+
+def _titled(st: State, rows: list[dict[str, Any]], *, best: bool = False) -> list[dict[str, Any]]:
     """The roles whose title (its label without the organisation's name) shares a word with the question:
-    the same stem, or, for longer words, the same first five letters ("organise" and "co-organiser")."""
+    the same stem, or, for longer words, the same first five letters ("organise" and "co-organiser"); with
+    `best`, only those sharing the most ("staff engineer": not the software engineer)."""
     asked = [t for t in st.terms if t not in st.engine.generic and len(t) >= 4]
-    out = []
+    shared: list[tuple[int, dict[str, Any]]] = []
     for r in rows:
         own = set(terms(r["organisationLabel"].value))
         title = [t for t in terms(r["roleLabel"].value) if t not in own and len(t) >= 4]
-        if any(a == t or (len(a) >= 5 and len(t) >= 5 and a[:5] == t[:5]) for a in asked for t in title):
-            out.append(r)
-    if out:
-        return out
+        n = sum(any(a == t or (len(a) >= 5 and len(t) >= 5 and a[:5] == t[:5]) for t in title) for a in asked)
+        if n:
+            shared.append((n, r))
+    if shared:
+        most = max(n for n, _ in shared)
+        return [r for n, r in shared if n == most or not best]
     # "when did she do her undergraduate degree": the role whose graph description holds a word asked, a word no
     # other role's description holds
     unasked = st.engine.generic | st.engine.stopwords | {t for m in st.linked.mentions for t in terms(m.text)}
