@@ -7,7 +7,7 @@ import re
 from service.engine import routes
 from service.engine.catalog import CONCEPTS, Entity
 from service.engine.intents import contains
-from service.engine.retrieve import PassageHit, best_passage_for
+from service.engine.retrieve import ArticleHit, PassageHit, best_passage_for
 from service.engine.routes import plural
 from service.engine.state import State
 from service.kb.wiki import Passage
@@ -291,8 +291,9 @@ def _enough(st: State, support: float, floor: str = "answer_floor") -> bool:
 
 
 def top_passage(st: State) -> bool:
-    """The best passage, or the best graph description when it holds more of the question."""
-    hit = st.hits[0] if st.hits else None
+    """The best passage, or the best graph description when it holds more of the question; of articles that hold
+    the question nearly as well as the best, the article of a thing the question names first."""
+    hit = _named_first(st)
     support = _support(st, hit.best) if hit is not None else 0.0
     graph = described(st) if not st.entities else None
     # on a tie, the work whose own name holds the question's words ("his thesis": the "MSc thesis")
@@ -344,6 +345,24 @@ def named_work_passage(st: State) -> bool:
     routes.account(st, work, best)
     st.say(best.passage.text, st.read_passage(best))
     return True
+
+
+def _named_first(st: State) -> ArticleHit | None:
+    """The best article hit, or one nearly as good (weights.yaml article.named_share) that is the article of a
+    thing the question names ("how long does a Widgeteer last on its batteries": Widgeteer's, not the article on
+    battery life)."""
+    if not st.hits:
+        return None
+    top = st.hits[0]
+    share = float(st.engine.weights["article"]["named_share"])
+    linked = set(st.linked.entities)
+    for h in st.hits:
+        if h.score < share * top.score:
+            break
+        owner = st.engine.by_name.get(h.article)
+        if owner is not None and owner.iri in linked and owner.kind not in CONCEPTS:
+            return h
+    return top
 
 
 def lexicon_definition(st: State) -> bool:
