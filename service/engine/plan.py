@@ -256,12 +256,12 @@ class Planner:
     # ----------------------------------------------------------------------- branches
 
     def _dispatch(self, st: State) -> None:
-        if self._refused(st):
+        if (reason := self._refused(st)) is not None:
             if st.trace is not None:
                 found = self.engine.private.first(st.said) if st.plan.route == "private" else None
-                why = f": it asks “{' '.join(found)}”, a private matter" if found else ""
-                st.trace.add("branch", f"declined before any branch (route {st.plan.route}){why}",
-                             route=st.plan.route)  # fmt: skip
+                why = f"it asks “{' '.join(found)}”, a private matter" if found else reason
+                st.trace.add("branch", f"declined before any branch (route {st.plan.route}): {why}",
+                             route=st.plan.route, reason=why)  # fmt: skip
             return
         if st.linked.ambiguous and not st.entities:
             routes.ambiguous(st)
@@ -358,18 +358,23 @@ class Planner:
             unstated.append(amount.kind)
         return unstated
 
-    def _refused(self, st: State) -> bool:
-        """Private matters always, opinions and chit-chat when nothing the site knows is named."""
+    def _refused(self, st: State) -> str | None:
+        """Private matters always, opinions and chit-chat when nothing the site knows is named: why the question
+        is declined (said in the trace), or None."""
         if self.engine.private.found_in(st.said) or self._private_topic(st):
             st.plan.route = "private"
-            return True
-        if self.engine.opinion.found_in(st.said) or st.out_of_scope():
+            return "a private matter"
+        if self.engine.opinion.found_in(st.said):
             st.plan.route = "off_topic"
-            return True
+            return "it asks for an opinion"
+        if st.out_of_scope():
+            st.plan.route = "off_topic"
+            unknown = ", ".join(st.unknown_words(st.words))
+            return f"it names nothing the site knows and uses words it never uses ({unknown})"
         if all(e.kind == "person" for e in st.entities) and self.engine.unnamed_opinion.found_in(st.said):
             # "what does Ada think about remote work": the owner named, and nothing the site knows
             st.plan.route = "off_topic"
-            return True
+            return "it asks what the person thinks of something the site does not cover"
         general = bool(st.entities) and all(e.kind in CONCEPTS for e in st.entities)
         about_thing = any(st.has(r) for r in self.engine.thing_alone) or any(
             contains(st.said, p) for p in self.engine.thing_alone_phrases
@@ -377,13 +382,13 @@ class Planner:
         tied = self._tied(st, self.thing_words)
         if general and about_thing and not tied and not texts.held_beyond_names(st):
             st.plan.route = "off_topic"
-            return True
+            return "it asks about a general thing itself, not about the person's work with it"
         if self._unpublished(st):
             st.plan.route = "off_topic"
-            return True
+            return "it asks a kind of fact the portfolio never publishes"
         if self._about_a_third_party(st, tied):
             st.plan.route = "off_topic"
-            return True
+            return "it asks about an organisation or place itself, not about the person"
         # a task or an everyday topic, naming at most places and general things ("write me a Python function",
         # "a restaurant in Berlin"), with no word tying it to her beyond the phrase itself
         matched = [p for p in self.engine.unnamed_refusals if contains(st.said, p)]
@@ -394,8 +399,8 @@ class Planner:
             tied = self._tied(st, {w for p in matched for w in p})
             if not portfolio and not (tied and (st.entities or texts.held_beyond_names(st))):
                 st.plan.route = "off_topic"
-                return True
-        return False
+                return f"a task or everyday topic (“{' '.join(matched[0])}”)"
+        return None
 
     def _private_topic(self, st: State) -> bool:
         """A private topic ("birthplace", "street", "mobile") asked about the person: a word tying the question

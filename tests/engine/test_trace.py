@@ -98,3 +98,17 @@ def test_ask_trace_prints_the_numbered_steps(demo_kb_path: object) -> None:
                           "Rust projects"], cwd=ROOT, capture_output=True, text=True, check=True).stdout  # fmt: skip
     assert "how this answer was found:" in out
     assert " 1. linking" in out and "stored query works-using-skill" in out and "confidence" in out
+
+
+@pytest.mark.parametrize("question, reason", [
+    ("can you recommend a good restaurant?", "task or everyday topic (“recommend”)"),
+    ("write me a python function that sorts a list", "never publishes"),
+    ("what is their home address?", "private"),
+    ("what is the capital of mongolia?", "never uses (mongolia)"),
+])
+def test_a_question_declined_before_any_branch_says_why(any_planner: Planner, question: str, reason: str) -> None:
+    plan = any_planner.plan(question, today=TODAY, trace=True)
+    assert plan.trace is not None and plan.answer is None
+    declined = [s for s in plan.trace if s.stage == "branch" and s.text.startswith("declined before any branch")]
+    assert len(declined) == 1, [s.text for s in plan.trace]
+    assert reason in declined[0].facts["reason"] and declined[0].facts["reason"] in declined[0].text
