@@ -45,6 +45,7 @@ class Entity:
     key_rank: int | None = None
     start: str | None = None
     end: str | None = None
+    published: str | None = None  # a paper's or a writing's publication date
     category: str | None = None
     organisation: str | None = None  # for a role
     live: str | None = None
@@ -79,6 +80,7 @@ def load_entities(catalog: Catalog, query: str, base: str, articles: set[str]) -
             )
             for attr, column in (
                 ("short", "short"), ("description", "description"), ("start", "start"), ("end", "end"),
+                ("published", "published"),
                 ("live", "live"), ("repository", "repository"), ("url", "url"), ("article_url", "article"),
             ):  # fmt: skip
                 if column in row:

@@ -124,22 +124,36 @@ def dated_labels(st: State, iris: list[str], before: str = "", *, full: bool = F
 
 def ordinal_pick(st: State, iris: list[str]) -> Entity | None:
     """Of the works, the one that began first (or last) when the question asks for the first (or the latest) and
-    two or more are dated."""
+    two or more are dated; of publications that are all dated so, the one published first (or last)."""
     first, last = st.has("first"), st.has("last")
-    dated = [e for i in iris if (e := st.engine.entities.get(i)) is not None and e.kind == "work" and e.start]
+    dated = _dated_works(st, iris)
     if first == last or len(dated) < 2:
         return None
-    return (min if first else max)(dated, key=lambda e: e.start or "")
+    return (min if first else max)(dated, key=lambda e: _ordinal_date(dated, e))
+
+
+def _dated_works(st: State, iris: list[str]) -> list[Entity]:
+    return [e for i in iris if (e := st.engine.entities.get(i)) is not None and e.kind == "work" and e.start]
+
+
+def _ordinal_date(dated: list[Entity], e: Entity) -> str:
+    """The date works are put in order by: the publication date when every one has one ("his latest paper" is
+    the one published last, not the one begun last), else the start."""
+    return (e.published or "") if all(w.published for w in dated) else (e.start or "")
 
 
 def say_ordinal(st: State, iris: list[str], ref: str) -> list[str]:
     """ "the first thing she built at Acme", "his latest talk": of the works listed, the one that began first (or
-    last), said with its start; returns the list with it in front. Nothing when the question asks neither."""
+    last), said with its start (or its publication); returns the list with it in front. Nothing when the
+    question asks neither."""
     pick = ordinal_pick(st, iris)
     if pick is None:
         return iris
     word = "first" if st.has("first") else "latest"
-    st.say(f"The {word} of them to begin: {pick.display}, in {month(pick.start or '')}.", ref)
+    if all(w.published for w in _dated_works(st, iris)):
+        st.say(f"The {word} of them to be published: {pick.display}, in {month(pick.published or '')}.", ref)
+    else:
+        st.say(f"The {word} of them to begin: {pick.display}, in {month(pick.start or '')}.", ref)
     return [pick.iri, *(i for i in iris if i != pick.iri)]
 
 
