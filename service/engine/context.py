@@ -208,9 +208,10 @@ def _chained(engine: Engine, question: str, previous: Plan, named: list[str], fo
     if not any(lowered.startswith(f) for f in follow_on):
         return None
     pronouns = {str(p).lower() for p in engine.references.get("pronouns") or []}
+    pointing = {w for p in pronouns for w in p.split()}  # "that one": both its words point back
     asked = [t.word for t in tokenize(question)]
     before = {t.word for t in tokenize(previous.normalized)}
-    rest = [w for w in asked if w not in pronouns and w not in _ONLY_POINTING]
+    rest = [w for w in asked if w not in pointing and w not in _ONLY_POINTING]
     if not any(w in pronouns for w in asked) or not rest or not set(rest) <= before:
         return None  # it must point back, and ask the same relation again
     mention = next((m for m in engine.linker.link(previous.normalized).mentions if previous.entity in m.iris), None)

@@ -151,7 +151,10 @@ class Engine:
         relation_rows = kb.catalog.run(routes["routes"]["relation_names"]).rows
         named = {kind: [(tuple(t.word for t in tokenize(row["name"].value)), row["property"].value)
                         for row in relation_rows if row["kind"].value == kind] for kind in ("relation", "fact")}
-        relations = named["relation"]
+        # "came right before", "built just after": a word of degree after a relation's first word changes nothing
+        degree = [fold(str(w)) for w in language["intents"].get("relation_degree") or []]
+        relations = named["relation"] + [((key[0], d, *key[1:]), prop) for key, prop in named["relation"]
+                                         if len(key) > 1 for d in degree]  # fmt: skip
         # the ontology's names of relations mark a lower-case ordinary word beside them as a name: "what came
         # before widgeteer", "what is widgeteer made of"
         relation_cues = sorted({row["name"].value for row in relation_rows if row["kind"].value == "relation"})
