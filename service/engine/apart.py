@@ -4,7 +4,7 @@ out of the question, which is then answered without them, and out of the rows it
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,16 +19,25 @@ class SetApart:
     said: str  # the phrase and names as written ("apart from Widgeteer")
 
 
+# words ("the workshop") and the rest of the question ("how many talks has he given") -> the things they stand for
+Describe = Callable[[tuple[str, ...], str], frozenset[str]]
+_STOPS = ",;:?!—–-()"  # the end of what a phrase sets apart when no name follows it ("not counting the workshop, ...")
+
+
 class Apart:
     def __init__(self, spec: Mapping[str, Any] | None) -> None:
         spec = spec or {}
         self.phrases: list[Phrase] = sorted(phrases(spec.get("phrases")), key=len, reverse=True)
         # the words that may stand between the phrase and a name, or between two names set apart ("the", "and")
         self.between = {""} | {" ".join(p) for p in phrases(spec.get("between"))}
+        one_word = {p[0] for p in phrases(spec.get("between")) if len(p) == 1}
+        self.joining = one_word & {"and", "or", "nor"}
+        self.leading = one_word - self.joining  # "the", "her": before a thing set apart, no part of it
 
-    def find(self, text: str, linker: Linker) -> SetApart | None:
+    def find(self, text: str, linker: Linker, describe: Describe | None = None) -> SetApart | None:
         """The names the question sets apart, or None: a phrase that sets apart, right before one name or more
-        joined by "and", "or" or commas."""
+        joined by "and", "or" or commas; with `describe`, else the things the words up to the clause's end stand
+        for ("not counting the workshop")."""
         tokens = tokenize(text)
         words = [t.word for t in tokens]
         mentions = None
@@ -47,7 +56,32 @@ class Apart:
                     break
                 iris.append(m.iris[0])
                 end = m.end
+            if not iris and describe is not None:  # "not counting the workshop", "other than her papers"
+                iris, end = self._described(text, tokens[at], tokens[at + n :], describe)
             if iris:
                 rest = f"{text[: tokens[at].start].rstrip(' ,')} {text[end:].lstrip(' ,')}".strip()
                 return SetApart(rest, frozenset(iris), text[tokens[at].start : end])
         return None
+
+    def _described(self, text: str, first: Any, after: list[Any], describe: Describe) -> tuple[list[str], int]:
+        """The things the words after the phrase, up to the end of the clause, stand for when no name follows:
+        each part joined by "and" or "or" a kind of work or one thing so described, else nothing."""
+        stop = next((i for i, c in enumerate(text) if c in _STOPS and i >= after[0].start), len(text)) if after \
+            else len(text)  # fmt: skip
+        span = [t for t in after if t.end <= stop]
+        if not span:
+            return [], 0
+        parts: list[list[str]] = [[]]
+        for t in span:
+            if t.word in self.joining:
+                parts.append([])
+            elif parts[-1] or t.word not in self.leading:  # "the", "her" before a part
+                parts[-1].append(t.word)
+        rest = f"{text[: first.start]} {text[span[-1].end :]}"
+        found: list[str] = []
+        for part in parts:
+            iris = describe(tuple(part), rest) if part else frozenset()
+            if not iris:
+                return [], 0
+            found += sorted(iris - set(found))
+        return found, span[-1].end

@@ -28,7 +28,7 @@ from service.engine.resources import resources_for
 from service.engine.retrieve import search_articles
 from service.engine.state import State
 from service.engine.trace import Trace, branch_name, trace_passed, trace_understanding
-from service.text import query_terms
+from service.text import query_terms, stem
 from service.text import words as words_of
 
 MAX_QUESTION = 500
@@ -88,7 +88,7 @@ class Planner:
                        question=resolved)  # fmt: skip
             normalized = resolved
         plan.normalized = normalized
-        apart = self.engine.apart.find(normalized, self.engine.linker)
+        apart = self.engine.apart.find(normalized, self.engine.linker, self._described_apart)
         if apart is not None:  # "apart from Widgeteer, which tools are in Rust": read without it, as shown
             plan.normalized = apart.text
             if tr is not None:
@@ -136,6 +136,31 @@ class Planner:
                            parts=list(parts), answered=2 if second else 1)  # fmt: skip
             both.trace.extend([*(first.trace or ()), *((second.trace or ()) if second else ())])
         return both
+
+    def _described_apart(self, words: tuple[str, ...], rest: str) -> frozenset[str]:
+        """What words a question sets apart stand for when they name nothing: a kind of work other than the one
+        the rest of the question asks about ("other than her papers"), its works; else the one work, of the kind
+        asked about if any, whose names and the first sentence of its description hold every word ("how many
+        talks has he given, not counting the workshop": the talk that is a workshop), or every one of that kind
+        when the words end in a plural ("the workshops")."""
+        engine = self.engine
+        said = [t.word for t in tokenize(rest)]
+        asked = next((v[0] for k, v in engine.classes_longest_first if v[1] == "class" and contains(said, k)), None)
+        kind = engine.classes.get(words)
+        if kind is not None and kind[1] == "class" and kind[0] != asked:
+            return frozenset(self._members(kind[0]))
+        content = {stem(w) for w in words if w not in engine.stopwords}
+        among = self._members(asked) if asked is not None else [e.iri for e in engine.entities.values()
+                                                                  if e.kind == "work"]  # fmt: skip
+        holders = [i for i in among if content <= texts.what_it_is(engine.entities[i])] if content else []
+        # "talks ..., excluding the workshops": every one of the kind asked so described ("tell wind apart from
+        # calls" asks of no kind)
+        plural = asked is not None and words[-1] != stem(words[-1]) and words[-1].endswith("s")
+        return frozenset(holders) if len(holders) == 1 or plural else frozenset()
+
+    def _members(self, kind: str) -> list[str]:
+        local = kind.rsplit("#", 1)[-1]
+        return [e.iri for e in self.engine.entities.values() if local in e.classes]
 
     def _label(self, iri: str) -> str:
         e = self.engine.entities.get(iri)
@@ -463,9 +488,12 @@ class Planner:
         if plan.route in ("passage", "explain") and st.listed:
             st.listed += [iri for iri in st.named_in_quoted() if iri not in st.listed]
         plan.results = self._results(st, it.task)
-        if st.excluded and st.draft.sentences:  # said, on the reading the answer rests on
-            left_out = routes.names(sorted(self._label(i) for i in st.excluded), 8)
-            st.draft.say(engine.say("set_apart", names=left_out), *st.draft.sentences[0][1])
+        # said, on the reading the answer rests on, of those set apart that its queries returned ("other than
+        # libraries": the libraries in Rust, not every library)
+        read = {c.value for run in plan.sparql for row in run.rows for c in row.values()}
+        left = sorted(self._label(i) for i in st.excluded if i in read or len(st.excluded) == 1)
+        if left and st.draft.sentences:
+            st.draft.say(engine.say("set_apart", names=routes.names(left, 8)), *st.draft.sentences[0][1])
         plan.answer = compose(st.draft, st.read)
         text_routes = ("passage", "described", "explain")
         support = st.support if plan.route in text_routes and st.support else 1.0

@@ -185,7 +185,7 @@ def _first_sentence(e: Entity) -> str:
     return re.split(r"\.\s", e.description or "", maxsplit=1)[0]
 
 
-def _what_it_is(e: Entity) -> set[str]:
+def what_it_is(e: Entity) -> set[str]:
     """The terms of what a work is: its names and its description's first sentence ("A rooftop weather station")."""
     return set(terms(f"{e.label} {e.short or ''} {_first_sentence(e)}"))
 
@@ -238,7 +238,7 @@ def described_work(st: State) -> bool:
         return False
     listed = [w.iri for w in ranked[:5]]
     if ordinal:  # of the works so described, the first (or latest) to begin, said first
-        so = [w.iri for w in ranked if set(content) <= _what_it_is(w) and not _other_kind(st, w)]
+        so = [w.iri for w in ranked if set(content) <= what_it_is(w) and not _other_kind(st, w)]
         if not so:
             return False
         pick = routes.ordinal_pick(st, so)  # cited by the facts (its start) of the one picked
