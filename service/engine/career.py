@@ -40,12 +40,12 @@ def role_text(row: dict[str, Any], today: date) -> str:
 
 
 def place_of(st: State) -> bool:
-    """ "which city is Acme in": the place a named organisation or work is based in, and "which country is
+    """ "which city is Acme in": the place a named organisation, role or work is based in, and "which country is
     Ljubljana in" the places a named place lies in, from its graph facts."""
     if not st.has("where") or st.kind in SKIP or st.has("before") or st.has("after"):  # "where did she go after X"
         return False
     for e in st.entities:
-        if e.kind not in ("organisation", "work", "place"):
+        if e.kind not in ("organisation", "work", "place", "role"):
             continue
         if e.kind == "place" and st.has("career"):
             continue  # "where did she work in Rotterdam": her roles there, not where Rotterdam is
@@ -66,7 +66,7 @@ def place_of(st: State) -> bool:
         st.exact = True
         st.listed = [e.iri] + [p.value for p in places]
         where = names(list(dict.fromkeys(p.label or p.value for p in places)), 3)
-        verb = "is in" if e.kind == "place" else "is based in"
+        verb = "is in" if e.kind == "place" else "was based in" if e.kind == "role" and e.end else "is based in"
         st.say(f"{e.label} {verb} {where}.", st.read_entity(e, facts))
         return True
     return False
