@@ -88,6 +88,13 @@ def dates(st: State) -> bool:
     return True
 
 
+def _of_category(st: State, iri: str, category: str) -> bool:
+    """Whether the thing may be what a skill category asked stands for: a skill of that category, or another
+    work ("Widgeteer replaced which tool": Gadgeteer), not a dataset or a theme."""
+    e = st.engine.entities.get(iri)
+    return e is not None and (e.kind == "work" or e.category == category)
+
+
 def relation(st: State) -> bool:
     """The things one named entity is related to through the property the question names."""
     ents = [e for e in st.entities if e.kind != "person"][:3]  # the person is every question's subject
@@ -99,6 +106,11 @@ def relation(st: State) -> bool:
                 .entities if i in st.engine.entities and st.engine.entities[i].kind != "person"][:3]  # fmt: skip
     if not ents:
         return False
+    # "which database does Widgeteer store its data in": a skill category asked of a work is of its stack, and a
+    # relation ("data": its datasets) answers only with things of that category
+    category = st.class_named()
+    of_category = category[0] if category is not None and category[1] == "category" and st.asks_which(
+        category[0]) else None  # fmt: skip
     longest = max(len(key) for key, _ in asked)
     chosen = [(key, prop) for key, prop in asked if len(key) == longest]
     wanted = {prop for _, prop in chosen}
@@ -106,6 +118,8 @@ def relation(st: State) -> bool:
         mark = st.checkpoint()
         run = st.run("neighbours", {"entity": e.iri})
         rows = [r for r in run.rows if r["property"].value in wanted]
+        if of_category is not None and e.kind == "work":
+            rows = [r for r in rows if _of_category(st, r["neighbour"].value, of_category)]
         ahead = [r for r in rows if r["direction"].value == "out"]
         # "Widget replaced which tool", "what is Widget the successor of": named before the relation's words, the
         # thing may be what does it to others ("Gadget: succeeded by Widget"), not only what others do to it
