@@ -490,7 +490,7 @@ class Planner:
         plan.results = self._results(st, it.task)
         # said, on the reading the answer rests on, of those set apart that its queries returned ("other than
         # libraries": the libraries in Rust, not every library)
-        read = {c.value for run in plan.sparql for row in run.rows for c in row.values()}
+        read = {c.value for run in plan.sparql for row in run.rows for c in row.values()} if st.excluded else set()
         left = sorted(self._label(i) for i in st.excluded if i in read or len(st.excluded) == 1)
         if left and st.draft.sentences:
             st.draft.say(engine.say("set_apart", names=routes.names(left, 8)), *st.draft.sentences[0][1])
