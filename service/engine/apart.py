@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from service.engine.intents import Phrase, phrases
+from service.engine.intents import ANY, Phrase, phrases
 from service.engine.link import Linker, tokenize
 
 
@@ -19,8 +19,9 @@ class SetApart:
     said: str  # the phrase and names as written ("apart from Widgeteer")
 
 
-# words ("the workshop") and the rest of the question ("how many talks has he given") -> the things they stand for
-Describe = Callable[[tuple[str, ...], str], frozenset[str]]
+# words ("the workshop"), the rest of the question ("how many talks has he given") and whether they open it ->
+# the things they stand for
+Describe = Callable[[tuple[str, ...], str, bool], frozenset[str]]
 _STOPS = ",;:?!—–-()"  # the end of what a phrase sets apart when no name follows it ("not counting the workshop, ...")
 
 
@@ -33,11 +34,14 @@ class Apart:
         one_word = {p[0] for p in phrases(spec.get("between")) if len(p) == 1}
         self.joining = one_word & {"and", "or", "nor"}
         self.leading = one_word - self.joining  # "the", "her": before a thing set apart, no part of it
+        # "leaving the thesis aside": the opening words, what is set apart, then the closing words
+        self.around = [(p[: p.index(ANY)], p[p.index(ANY) + 1 :]) for p in phrases(spec.get("around")) if ANY in p]
 
     def find(self, text: str, linker: Linker, describe: Describe | None = None) -> SetApart | None:
         """The names the question sets apart, or None: a phrase that sets apart, right before one name or more
         joined by "and", "or" or commas; with `describe`, else the things the words up to the clause's end stand
         for ("not counting the workshop")."""
+        text = self._closed(text)
         tokens = tokenize(text)
         words = [t.word for t in tokens]
         mentions = None
@@ -57,13 +61,35 @@ class Apart:
                 iris.append(m.iris[0])
                 end = m.end
             if not iris and describe is not None:  # "not counting the workshop", "other than her papers"
-                iris, end = self._described(text, tokens[at], tokens[at + n :], describe)
+                iris, end = self._described(text, tokens[at], tokens[at + n :], describe, opening=at == 0)
             if iris:
                 rest = f"{text[: tokens[at].start].rstrip(' ,')} {text[end:].lstrip(' ,')}".strip()
                 return SetApart(rest, frozenset(iris), text[tokens[at].start : end])
         return None
 
-    def _described(self, text: str, first: Any, after: list[Any], describe: Describe) -> tuple[list[str], int]:
+    def _closed(self, text: str) -> str:
+        """The text with a phrase around what it sets apart written as one phrase before it: "leaving the thesis
+        aside, what ..." is read as "leaving aside the thesis, what ..."."""
+        tokens = tokenize(text)
+        words = [t.word for t in tokens]
+        for opening, closing in self.around:
+            for at in range(len(words) - len(opening)):
+                if tuple(words[at : at + len(opening)]) != opening:
+                    continue
+                head = tokens[at + len(opening) - 1].end
+                stop = next((i for i, c in enumerate(text) if c in _STOPS and i >= head), len(text))
+                close = next((i for i in range(at + len(opening) + 1, len(words) - len(closing) + 1)
+                              if tokens[i + len(closing) - 1].end <= stop
+                              and tuple(words[i : i + len(closing)]) == closing), None)  # fmt: skip
+                if close is not None:
+                    end = tokens[close + len(closing) - 1].end
+                    inner = text[head : tokens[close].start].rstrip()
+                    return f"{text[:head]} {' '.join(closing)}{inner}{text[end:]}"
+        return text
+
+    def _described(
+        self, text: str, first: Any, after: list[Any], describe: Describe, *, opening: bool
+    ) -> tuple[list[str], int]:
         """The things the words after the phrase, up to the end of the clause, stand for when no name follows:
         each part joined by "and" or "or" a kind of work or one thing so described, else nothing."""
         stop = next((i for i, c in enumerate(text) if c in _STOPS and i >= after[0].start), len(text)) if after \
@@ -80,7 +106,7 @@ class Apart:
         rest = f"{text[: first.start]} {text[span[-1].end :]}"
         found: list[str] = []
         for part in parts:
-            iris = describe(tuple(part), rest) if part else frozenset()
+            iris = describe(tuple(part), rest, opening) if part else frozenset()
             if not iris:
                 return [], 0
             found += sorted(iris - set(found))

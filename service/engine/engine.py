@@ -158,12 +158,15 @@ class Engine:
         # the ontology's names of relations mark a lower-case ordinary word beside them as a name: "what came
         # before widgeteer", "what is widgeteer made of"
         relation_cues = sorted({row["name"].value for row in relation_rows if row["kind"].value == "relation"})
+        # what a question sets apart is a name too: "apart from widgeteer, which of her tools are in Rust"
+        apart = Apart(language["intents"].get("set_apart"))
+        apart_cues = [" ".join(p) for p in apart.phrases]
         linker = Linker(
             graph_names,
             alias_names,
             urls,
             ordinary,
-            [*intents.name_cues, *relation_cues],
+            [*intents.name_cues, *relation_cues, *apart_cues],
             [*intents.name_cues_after, *relation_cues],
             stopwords=stopwords,
             verb_markers=intents.verb_markers,
@@ -300,7 +303,7 @@ class Engine:
             intents=intents,
             quantities=Quantities(extra["quantities"]),
             two=TwoQuestions(language["intents"].get("two_questions")),
-            apart=Apart(language["intents"].get("set_apart")),
+            apart=apart,
             amount_skipped=stopwords | person_words,
             dates=DateParser(extra["dates"]),
             passages=PassageIndex(kb.index, kb.passages, k1=weights["bm25"]["k1"], b=weights["bm25"]["b"]),

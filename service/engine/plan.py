@@ -137,12 +137,13 @@ class Planner:
             both.trace.extend([*(first.trace or ()), *((second.trace or ()) if second else ())])
         return both
 
-    def _described_apart(self, words: tuple[str, ...], rest: str) -> frozenset[str]:
+    def _described_apart(self, words: tuple[str, ...], rest: str, opening: bool) -> frozenset[str]:
         """What words a question sets apart stand for when they name nothing: a kind of work other than the one
         the rest of the question asks about ("other than her papers"), its works; else the one work, of the kind
         asked about if any, whose names and the first sentence of its description hold every word ("how many
         talks has he given, not counting the workshop": the talk that is a workshop), or every one of that kind
-        when the words end in a plural ("the workshops")."""
+        when the words end in a plural ("the workshops") or open the question ("leaving coursework aside, ...":
+        every work so described, where "tell wind apart from calls" sets nothing apart)."""
         engine = self.engine
         said = [t.word for t in tokenize(rest)]
         asked = next((v[0] for k, v in engine.classes_longest_first if v[1] == "class" and contains(said, k)), None)
@@ -156,7 +157,7 @@ class Planner:
         # "talks ..., excluding the workshops": every one of the kind asked so described ("tell wind apart from
         # calls" asks of no kind)
         plural = asked is not None and words[-1] != stem(words[-1]) and words[-1].endswith("s")
-        return frozenset(holders) if len(holders) == 1 or plural else frozenset()
+        return frozenset(holders) if len(holders) == 1 or plural or (opening and holders) else frozenset()
 
     def _members(self, kind: str) -> list[str]:
         local = kind.rsplit("#", 1)[-1]
