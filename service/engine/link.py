@@ -60,6 +60,20 @@ def tokenize(text: str) -> list[Token]:
     return [Token(fold(m.group()), m.start(), m.end(), m.group()) for m in _TOKEN.finditer(text)]
 
 
+def _other_number(word: str) -> str:
+    """The word in the other number, as far as a regular ending shows it ("aids" -> "aid", "filter" ->
+    "filters", "libraries" -> "library"); a word that ends otherwise, unchanged ("glass", "dsp" -> "dsps")."""
+    if not word.isalpha() or len(word) < 3:
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s"):
+        return word if word.endswith(("ss", "us", "is")) else word[:-1]
+    if word.endswith("y") and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + ("es" if word.endswith(("x", "ch", "sh")) else "s")
+
+
 def _norm_url(url: str) -> str:
     return re.sub(r"^https?://(www\.)?", "", url.lower()).rstrip("/")
 
@@ -93,11 +107,19 @@ class Linker:
                     self._marked.setdefault(key, mark.group(1))
                 if key not in self._names:
                     self._names[key] = sorted(owners)
+        self._ordinary = {tuple(t.word for t in tokenize(w)) for w in ordinary}
+        # a name of several words is also written with its last word in the other number: "hearing aid" names
+        # what is called "hearing aids", "kalman filters" what is called "Kalman filter"
+        for key, holders in list(self._names.items()):
+            other = (*key[:-1], _other_number(key[-1])) if len(key) > 1 else key
+            if other != key and other not in self._names:
+                self._names[other] = holders
+                if key in self._ordinary:
+                    self._ordinary.add(other)
         self._by_first: dict[str, list[tuple[str, ...]]] = {}
         for key in sorted(self._names, key=len, reverse=True):
             self._by_first.setdefault(key[0], []).append(key)
         self._urls = {_norm_url(u): sorted(o) for u, o in urls.items()}
-        self._ordinary = {tuple(t.word for t in tokenize(w)) for w in ordinary}
         self._cues = [tuple(t.word for t in tokenize(c)) for c in cues]
         self._cues_after = [tuple(stem(t.word) for t in tokenize(c)) for c in cues_after or []]
         self._verb_markers = {fold(w) for w in verb_markers or []}

@@ -52,6 +52,14 @@ def test_aliases_and_resource_urls_link(planner: Planner) -> None:
     assert result.entities == [] and result.unknown_urls == ["https://nowhere.example/x"]
 
 
+def test_a_name_of_several_words_links_in_either_number(planner: Planner, mateo_planner: Planner) -> None:
+    # the last word of a name in the other number: the alias "hearing aids", the label "Kalman filter"
+    assert mateo_planner.engine.linker.link("hearing aid projects").entities == ["https://mateovarga.example/id/HearingHealth"]
+    assert linked(planner, "which projects used kalman filters") == ["KalmanFilter"]
+    assert linked(planner, "Tessera reasoners") == ["TesseraReasoner"]
+    assert linked(planner, "rusts") == []  # a name of one word keeps its number
+
+
 def test_a_name_made_of_stop_words_never_links(planner: Planner) -> None:
     assert linked(planner, "tell me a joke") == []
 
