@@ -352,6 +352,17 @@ def _dated_in(st: State, iri: str, field_name: str, start: str, end: str) -> boo
     return value is not None and start <= value[:10] <= end
 
 
+def all_works(st: State) -> bool:
+    """ "list her projects", "his oldest project": every work, when the question names a kind too broad to
+    narrow by and asks nothing more of it (tried late, after the routes that read such words otherwise)."""
+    found = st.class_named()
+    too_broad = broad(st, "broad_kinds")
+    work = next((i for i in st.engine.class_labels if i.endswith(too_broad[:1])), None)
+    if found is None or not found[0].endswith(too_broad) or work is None or st.entities or st.ask():
+        return False
+    return class_list(st, (work, "class"))
+
+
 def class_list(st: State, found: tuple[str, str] | None = None, *, counting: bool = False) -> bool:
     at = [e for e in st.entities if e.kind != "person"]  # "talks she gave at the Widget Meetup"
     if found is None:

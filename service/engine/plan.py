@@ -325,6 +325,7 @@ class Planner:
             about.person_named,
             relations.described_neighbour,  # "what does Widgeteer use to skip lookups": the one so described
             routes.entity_answer,
+            lists.all_works,  # "list her projects": every work
             texts.top_passage,
         ]
         tr = st.trace
