@@ -170,6 +170,7 @@ class Engine:
             [*intents.name_cues_after, *relation_cues],
             stopwords=stopwords,
             verb_markers=intents.verb_markers,
+            verb_phrases=intents.verb_phrases,
             frames=intents.name_frames,
             joining=intents.name_cues_joining,
         )
@@ -189,6 +190,7 @@ class Engine:
             intents.name_cues_after,
             stopwords=stopwords,
             verb_markers=intents.verb_markers,
+            verb_phrases=intents.verb_phrases,
             frames=intents.name_frames,
             joining=intents.name_cues_joining,
         )

@@ -159,6 +159,7 @@ class Intents:
         self.preface = re.compile(rf"^\s*(?:{starts})\b[^-–—:;,?]{{0,80}}[-–—:;,]\s*(?=\S+\s+\S)", re.I) \
             if starts else None  # fmt: skip
         self.verb_markers: list[str] = list(spec.get("verb_markers") or [])
+        self.verb_phrases: list[str] = list(spec.get("verb_phrases") or [])
         self.name_frames: list[str] = list(spec.get("name_frames") or [])
 
     def sections_asked(self, words: Sequence[str]) -> list[str]:

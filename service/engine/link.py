@@ -90,6 +90,7 @@ class Linker:
         *,
         stopwords: frozenset[str] = frozenset(),
         verb_markers: list[str] | None = None,
+        verb_phrases: list[str] | None = None,
         frames: list[str] | None = None,
         joining: list[str] | None = None,
     ) -> None:
@@ -123,6 +124,7 @@ class Linker:
         self._cues = [tuple(t.word for t in tokenize(c)) for c in cues]
         self._cues_after = [tuple(stem(t.word) for t in tokenize(c)) for c in cues_after or []]
         self._verb_markers = {fold(w) for w in verb_markers or []}
+        self._verb_phrases = [tuple(t.word for t in tokenize(p)) for p in verb_phrases or []]
         self._joining = {(fold(w),) for w in joining or []}  # as cues of one word
         self._stopwords = stopwords
         # whole questions around one name ("what is *", "how does * work"): the name is what is asked about
@@ -193,6 +195,8 @@ class Linker:
         before = tuple(t.word for t in tokens[:i])
         if (before, tuple(t.word for t in tokens[i + length :])) in self._frames:
             return True
+        if any(tuple(t.word for t in tokens[i : i + len(p)]) == p for p in self._verb_phrases):
+            return False  # "what did go wrong": the name and the words after it are a verb
         if any(len(cue) > 1 and before[-len(cue) :] == cue for cue in self._cues):
             return True  # "related to widgeteer": a cue of several words outweighs the "to" that marks a verb
         if before and before[-1] in self._verb_markers:

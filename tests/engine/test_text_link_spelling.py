@@ -43,6 +43,8 @@ def test_ordinary_words_link_only_when_meant_as_names(planner: Planner) -> None:
     assert linked(planner, "make") == ["Make"]  # the whole question is the name
     assert linked(planner, "does she make games?") == []  # after a subject or auxiliary it is a verb
     assert linked(planner, "what university did she go to") == []
+    assert linked(planner, "why did tessera keep every customer apart") == ["Tessera"]  # after "did": a subject
+    assert linked(planner, "what did go wrong with the migration") == []  # ... unless a verb phrase begins there
 
 
 def test_aliases_and_resource_urls_link(planner: Planner) -> None:
