@@ -30,6 +30,9 @@ from service.engine.routes import (
 from service.engine.state import State
 from service.engine.texts import described_among
 from service.text import terms
+from service.vocab import PF
+
+WORK = f"{PF}Work"  # every work: the class "list her projects" asks for
 
 
 def pivot(st: State) -> bool:
@@ -356,11 +359,9 @@ def all_works(st: State) -> bool:
     """ "list her projects", "his oldest project": every work, when the question names a kind too broad to
     narrow by and asks nothing more of it (tried late, after the routes that read such words otherwise)."""
     found = st.class_named()
-    too_broad = broad(st, "broad_kinds")
-    work = next((i for i in st.engine.class_labels if i.endswith(too_broad[:1])), None)
-    if found is None or not found[0].endswith(too_broad) or work is None or st.entities or st.ask():
+    if found is None or not found[0].endswith(broad(st, "broad_kinds")) or st.entities or st.ask():
         return False
-    return class_list(st, (work, "class"))
+    return class_list(st, (WORK, "class"))
 
 
 def class_list(st: State, found: tuple[str, str] | None = None, *, counting: bool = False) -> bool:
