@@ -31,7 +31,9 @@ def _phrase_pattern(phrases: list[str], bare_only: frozenset[str] = frozenset())
                       rf"(?![\w'])", re.I)  # fmt: skip
 
 
-def resolve(engine: Engine, question: str, previous: Plan, today: date) -> str:
+def resolve(engine: Engine, question: str, previous: Plan, today: date, joined: bool = False) -> str:
+    """The question as it stands alone after `previous`; `joined` when both were asked as one ("which chip is in
+    Widgeteer, and what was the board drawn in"): a second half naming nothing is then about the first's subject."""
     refs = engine.references
     ordinals: dict[str, int] = {str(k): int(v) for k, v in (refs.get("ordinals") or {}).items()}
     follow_on = sorted(refs.get("follow_on") or [], key=len, reverse=True)
@@ -118,10 +120,11 @@ def resolve(engine: Engine, question: str, previous: Plan, today: date) -> str:
     part = any(contains(words, p) for p in phrases(refs.get("parts")))
     elliptical = part or all(w in engine.intents.cue_words for w in content) or _in_account(
         engine, words, content, about)  # "how big a matrix?": words of the previous subject's own account
+    carried = joined and about in engine.entities and engine.entities[about or ""].kind != "person"
     if (
         not linked.entities
         and about in engine.entities
-        and (elliptical or any(lowered.startswith(f) for f in follow_on))
+        and (elliptical or carried or any(lowered.startswith(f) for f in follow_on))
     ):
         return f"{question.rstrip(' ?')} {engine.entities[about or ''].display}".strip()
     return question

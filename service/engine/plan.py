@@ -55,8 +55,9 @@ class Planner:
     # ------------------------------------------------------------------------- public
 
     def plan(self, question: str, previous: Plan | str | None = None, today: date | None = None, *,
-             trace: bool = False, split: bool = True) -> Plan:  # fmt: skip
-        """The plan for one question; with `trace`, `plan.trace` lists every step taken (service/engine/trace.py)."""
+             trace: bool = False, split: bool = True, joined: bool = False) -> Plan:  # fmt: skip
+        """The plan for one question; with `trace`, `plan.trace` lists every step taken (service/engine/trace.py);
+        `joined` when `previous` was asked in the same question (the first of two questions in one)."""
         started = time.perf_counter()
         today = today or date.today()
         text = " ".join(question.split())[:MAX_QUESTION]
@@ -81,7 +82,7 @@ class Planner:
             tr.add("shorthand", f"“{normalized}” is a shortcut for “{shortened}”", question=shortened)
         normalized = shortened
         if previous is not None:
-            resolved = context.resolve(self.engine, normalized, previous, today)
+            resolved = context.resolve(self.engine, normalized, previous, today, joined)
             if tr is not None:
                 tr.add("context", f"after “{previous.question}”, read as “{resolved}”" if resolved != normalized
                        else f"after “{previous.question}”: read on its own", previous=previous.question,
@@ -117,7 +118,7 @@ class Planner:
         first = self.plan(parts[0], today=today, trace=trace, split=False)
         if not two.answered(first):
             return None
-        then = self.plan(parts[1], previous=first, today=today, trace=trace, split=False)
+        then = self.plan(parts[1], previous=first, today=today, trace=trace, split=False, joined=True)
         second: Plan | None = then
         unanswered = ""
         if two.answered(then) and self.engine.two.adds_nothing(first, then, whole.normalized, self.engine.stopwords):

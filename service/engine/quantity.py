@@ -33,6 +33,8 @@ class Quantity:
     cue: tuple[str, ...] = ()  # the words that asked for it ("what share"): the form of the answer, not its topic
     either_side: bool = False  # the number may follow the unit too ("nDCG@10 rose from 0.52")
     head: frozenset[str] = frozenset()  # for a count, the thing counted ("revisions" in "how many board revisions")
+    within: int | None = None  # how many words the number may stand from the unit, when not the usual
+    digits: bool = False  # only a number in digits states it ("a precision of 0.91", not "three signals")
 
     @property
     def form_words(self) -> frozenset[str]:
@@ -44,12 +46,14 @@ class Quantity:
 class Quantities:
     def __init__(self, spec: Mapping[str, Any] | None) -> None:
         spec = spec or {}
-        self.kinds: list[tuple[str, list[Phrase], frozenset[str], frozenset[str], bool]] = []
+        self.kinds: list[tuple[str, list[Phrase], frozenset[str], frozenset[str], bool, int | None, bool]] = []
         for kind, body in (spec.get("kinds") or {}).items():
             units = frozenset(stem(u.lower()) if u != "%" else u for u in body.get("units") or [])
             more = frozenset(str(w).lower() for w in body.get("numbers") or [])
             either = bool(body.get("either_side"))
-            self.kinds.append((str(kind), phrases(body.get("asked_by")), units, more, either))
+            within = int(body["within"]) if body.get("within") is not None else None
+            digits = bool(body.get("digits_only"))
+            self.kinds.append((str(kind), phrases(body.get("asked_by")), units, more, either, within, digits))
         self.alone = frozenset(stem(str(w)) for w in spec.get("alone") or [])
         self.numbers = frozenset(str(w).lower() for w in spec.get("number_words") or [])
         self.counted = str(spec.get("counted") or "")  # the kind whose unit is the word after its cue
@@ -60,12 +64,13 @@ class Quantities:
     def asked(self, words: Sequence[str], skip: AbstractSet[str], synonyms: Mapping[str, set[str]]) -> Quantity | None:
         """The amount the question's words ask for, if any; for a count, the thing counted is the first word
         after the cue outside `skip` ("how many of her stops" counts stops), with its synonyms."""
-        for kind, cues, units, more, either in self.kinds:
+        for kind, cues, units, more, either, within, digits in self.kinds:
             for cue in cues:
                 if not contains(words, cue):
                     continue
                 if kind != self.counted:
-                    return Quantity(kind, units, self.alone, more, tuple(cue), either)
+                    alone = frozenset() if digits else self.alone  # "half an hour a week" states no score
+                    return Quantity(kind, units, alone, more, tuple(cue), either, within=within, digits=digits)
                 at = next(i for i in range(len(words)) if tuple(words[i : i + len(cue)]) == cue) + len(cue)
                 first = next((i for i in range(at, len(words)) if words[i] not in skip), None)
                 if first is None:
@@ -92,8 +97,9 @@ class Quantities:
         or a word that is an amount by itself ("a tenth")."""
         tokens = [t.lower() for t in _TOKEN.findall(_AT_CUTOFF.sub("", text))]
         # "longer than a weekend" compares with one and says no amount: "a" after "than" is no number
-        numbered = [(t[0].isdigit() and not _YEAR.match(t)) or t in self.numbers
-                    or (t in q.numbers and tokens[i - 1 : i] != ["than"]) for i, t in enumerate(tokens)]  # fmt: skip
+        numbered = [(t[0].isdigit() and not _YEAR.match(t)) or (not q.digits and (t in self.numbers or (
+            t in q.numbers and tokens[i - 1 : i] != ["than"]))) for i, t in enumerate(tokens)]  # fmt: skip
+        within = q.within or self.within
         for i, token in enumerate(tokens):
             glued = _GLUED.match(token)
             if glued and (glued.group(2) in q.units or stem(glued.group(2)) in q.units):
@@ -102,11 +108,11 @@ class Quantities:
             if unit in q.alone:
                 return True
             if unit in q.units:
-                before = tokens[max(0, i - self.within) : i]
+                before = tokens[max(0, i - within) : i]
                 ends = max((n for n, t in enumerate(before) if t in ".!?;:"), default=-1)  # in the same sentence
-                if any(numbered[max(0, i - self.within) + ends + 1 : i]):
+                if any(numbered[max(0, i - within) + ends + 1 : i]):
                     return True
-                after = tokens[i + 1 : i + 1 + self.within]
+                after = tokens[i + 1 : i + 1 + within]
                 stop = next((n for n, t in enumerate(after) if t in ".!?;:"), len(after))
                 if q.either_side and any(numbered[i + 1 : i + 1 + stop]):
                     return True

@@ -75,3 +75,18 @@ def test_a_comparison_with_one_states_no_duration(mateo_planner: Planner) -> Non
     assert not states("it lasts longer than a weekend on its battery", took)
     plan = mateo_planner.plan("how long did noctule last on a battery?")
     assert plan.answer is not None and "a few nights" in plan.answer.text
+
+
+def test_a_score_is_a_figure_in_digits_a_few_words_from_its_measure(planner: Planner, mateo_planner: Planner) -> None:
+    """ "how precise was it" asks for a score: a number in digits on either side of the measure's name, a few
+    words away ("precision of linked mentions was 0.91"); "three signals" and "half an hour" state none."""
+    for p in (planner, mateo_planner):
+        states = p.engine.quantities.states
+        score = _asked(p, "how precise was the tagger")
+        assert score is not None and score.kind == "score"
+        assert states("Precision of linked mentions was 0.91, and", score)
+        assert states("the resolver reached a precision of 0.94", score)
+        assert not states("Disambiguation scores each candidate on three signals", score)
+        assert not states("Editors spent about half an hour a week before scoring", score)
+    plan = planner.plan("how precise was the quillon topic tagger")
+    assert plan.answer is not None and "0.91" in plan.answer.text

@@ -67,3 +67,21 @@ def test_a_second_answer_that_adds_nothing_is_left_out(planner: Planner) -> None
     plan = planner.plan("When was 'How Deep Should We Judge?' published, and where?", today=TODAY)
     assert plan.answer is not None
     assert plan.answer.text.count("Workshop on Evaluation Methodology") == 1 and "2019" in plan.answer.text
+
+
+def test_a_second_question_naming_nothing_asks_of_the_first_ones_subject(
+    planner: Planner, mateo_planner: Planner
+) -> None:
+    """ "which database does Roost use, and which programming languages?": asked alone, the second half asks
+    for every language the owner used; asked with the first, for the first's subject's."""
+    for p, question, subject, languages in (
+        (planner, "what database does transit pulse use, and which programming languages?", "Transit Pulse",
+         "2 programming languages: Python and TypeScript"),
+        (mateo_planner, "which database does Roost use, and which programming languages?", "Roost",
+         "1 programming language: TypeScript"),
+    ):
+        plan = p.plan(question, today=TODAY)
+        assert plan.answer is not None and cited_exist(plan)
+        assert languages in plan.answer.text and f"{subject} uses 1 database" in plan.answer.text
+        alone = p.plan("which programming languages?", today=TODAY)
+        assert alone.answer is not None and languages not in alone.answer.text
