@@ -61,6 +61,13 @@ ROUTES: list[tuple[str, dict[str, Any], str, list[str], int]] = [
         1,
     ),
     (
+        "roles-outside-place",
+        {"place": "https://inescalder.example/id/Europe"},
+        "role",
+        ["Visiting researcher, Kansai Institute of Informatics"],
+        1,
+    ),
+    (
         "roles-in-period",
         {"start": "2018-01-01", "end": "2018-12-31"},
         "role",

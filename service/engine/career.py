@@ -139,6 +139,7 @@ def career(st: State) -> bool:
         or ((named or places) and st.period is None and (st.has("before") or st.has("after")))  # "the role after
         # Acme", "before Madrid"
         or _after_titled(st, works)  # "what did he do after the research assistant post"
+        or (places and st.has("outside") and not works)  # "has she ever worked outside Europe"
     )
     if not asked or st.kind in SKIP or st.authored_key is not None:
         return False
@@ -154,17 +155,20 @@ def career(st: State) -> bool:
     person = st.engine.by_name.get(st.engine.kb.site.person)
     career_params = {"person": person.iri if person else ""}
     if places:
-        run = st.run("place_roles", {"place": places[0].iri})
-        rows, opening = run.rows, f"In {places[0].label}"
-        if rows and st.period is None and (st.has("before") or st.has("after")):  # "where was she before Madrid"
-            here = {r["role"].value for r in rows}
+        outside = st.has("outside")  # "has she ever worked outside Europe": the roles elsewhere
+        if outside and _kind_of_work_only(st):
+            return False  # "talks outside the UK": of the talks, which the roles do not say
+        run = st.run("outside_roles" if outside else "place_roles", {"place": places[0].iri})
+        where = f"{'outside' if outside else 'in'} {places[0].label}"
+        rows, opening = run.rows, where[:1].upper() + where[1:]
+        if rows and not outside and st.period is None and (st.has("before") or st.has("after")):
+            here = {r["role"].value for r in rows}  # "where was she before Madrid"
             all_roles = st.run("career", career_params)
             anchor = sorted((r for r in all_roles.rows if r["role"].value in here), key=lambda r: r["roleStart"].value)
             if anchor:
                 return _next_to(st, all_roles, anchor, before=st.has("before"))
         if not rows:
-            st.say(f"The graph records no role of {st.voice.f['theirs']} in {places[0].label}.",
-                   st.read_query(run, "0 rows"))
+            st.say(f"The graph records no role of {st.voice.f['theirs']} {where}.", st.read_query(run, "0 rows"))
             _finish(st, run, [])
             return True
     elif named:

@@ -54,7 +54,7 @@ def _as_named(st: State, e: Entity) -> None:
 
 
 def explain(st: State) -> bool:
-    if st.kind != "explain":
+    if st.kind != "explain" or _first_of_kind(st):
         return False
     part = _without_article(st)
     hit = best_passage(st, part)
@@ -90,6 +90,12 @@ def explain(st: State) -> bool:
         routes.account(st, about, hit)
     st.say(hit.passage.text, st.read_passage(hit))
     return True
+
+
+def _first_of_kind(st: State) -> bool:
+    """ "the first thing he designed in Widgetcad": the first (or latest) of the works of a thing named, which the
+    list of its works says, not a passage on how one of them was designed."""
+    return st.has("first") != st.has("last") and bool(st.entities) and all(e.kind in CONCEPTS for e in st.entities)
 
 
 def _naming(st: State, e: Entity) -> PassageHit | None:

@@ -78,6 +78,19 @@ def test_where_a_work_placed_nowhere_was_made_is_where_its_roles_were(planner: P
     assert planner.plan("where does sparqlette run its queries?", today=TODAY).route != "place"
 
 
+def test_outside_a_place_are_the_roles_held_elsewhere(planner: Planner, mateo_planner: Planner) -> None:
+    """ "has she ever worked outside Europe": the roles whose place does not lie in it, or a plain no, from the
+    stored query roles-outside-place; talks outside a place are no question about roles."""
+    demo = planner.plan("has she ever worked outside europe?", today=TODAY)
+    assert demo.route == "roles" and demo.answer is not None and "Kyoto" in demo.answer.text
+    assert "Rotterdam" not in demo.answer.text and demo.sparql[0].name == "roles-outside-place"
+    mateo = mateo_planner.plan("has he worked outside europe?", today=TODAY)
+    assert mateo.answer is not None and "no role of his outside Europe" in mateo.answer.text
+    away = mateo_planner.plan("has he ever lived outside Scotland?", today=TODAY)
+    assert away.answer is not None and "Ljubljana" in away.answer.text and "Glasgow" not in away.answer.text
+    assert mateo_planner.plan("has he given any talks outside the UK?", today=TODAY).route != "roles"
+
+
 def test_comparison_shows_shared_and_distinct(planner: Planner) -> None:
     plan = planner.plan("compare Tessera and Shapeshift", today=TODAY)
     assert plan.route == "comparison" and plan.task == "compare"
