@@ -25,6 +25,8 @@ from service.text import fold, stem, terms, words
 from service.vocab import PF
 from service.voice import Voice
 
+_MAIN_TITLE = re.compile(r"^([^:?]+?)\s*[:?]\s+\S")  # a title before its subtitle ("Title: Subtitle", "Title? Sub")
+
 
 @dataclass(frozen=True)
 class Authored:
@@ -126,6 +128,9 @@ class Engine:
             first, _, rest = row["name"].value.partition(" ")
             if row["kind"].value != "url" and first.lower() in title_articles and len(rest.split()) >= 2:
                 graph_names[rest].add(iri)  # "A Field Guide to X" is asked as "the field guide to X"
+            main = _MAIN_TITLE.match(row["name"].value) if row["kind"].value != "url" else None
+            if main and len(main.group(1).split()) >= 3:  # "How Deep Should We Judge? Evaluating on ...": its
+                graph_names[main.group(1)].add(iri)  # main title names it too
             if row["kind"].value == "alt" and spells(entities[iri].label, row["name"].value):
                 expansions.setdefault(iri, row["name"].value)  # "SQL": "Structured Query Language"
         person = by_name.get(kb.site.person)

@@ -102,3 +102,11 @@ def test_several_misspellings_in_one_question(planner: Planner, mateo_planner: P
     assert plan.route == "explain" and plan.entity == ID + "Tidewise"
     other = mateo_planner.plan("projetcs with stm23")  # a technology name with digits, one edit away
     assert ("stm23", "stm32") in other.corrections and other.route == "concept_works"
+
+
+def test_a_title_before_its_subtitle_names_the_work(planner: Planner) -> None:
+    """ "How Deep Should We Judge? Evaluating on Small Collections" is asked by its main title alone."""
+    linked = planner.engine.linker.link("so how deep should we judge? whats the recommendation")
+    assert "https://inescalder.example/id/SmallCollectionEvalPaper" in linked.entities
+    plan = planner.plan("how deep should we judge: how many topics did it recommend?")
+    assert plan.answer is not None and "50 topics" in plan.answer.text
