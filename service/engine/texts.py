@@ -57,13 +57,15 @@ def explain(st: State) -> bool:
     if st.kind != "explain" or _first_of_kind(st):
         return False
     part = _without_article(st)
-    hit = best_passage(st, part)
+    joining = _joining_work(st) if part is None else None
+    hit = _own_passage(st, joining) if joining is not None else best_passage(st, part)
     if hit is None:
         return False
     top = st.hits[0].best if st.hits else None
     margin = float(st.engine.weights["article"]["other_article_margin"])
     if (
         top is not None
+        and joining is None  # the work joining the names is what the question is about, whatever else says more
         and top.passage.article != hit.passage.article
         and _support(st, top) >= _support(st, hit) + margin
     ):
@@ -74,9 +76,9 @@ def explain(st: State) -> bool:
         kinds = ("why", "how") if about in st.entities else ("why",)
         hit = routes.cued_section(st, hit.passage.article, kinds) or hit  # a section of the same article
     hit = routes.stating_amount(st, hit.passage.article, hit, about.description if about else "") or hit
-    if about not in st.entities:  # not from the article of what was named: it must hold the question
-        st.support = _support(st, hit)
-        if not _enough(st, st.support, "explain_floor"):
+    if about not in st.entities:  # not from the article of what was named: it must hold the question, but for
+        st.support = _support(st, hit)  # that of the work joining what was named
+        if joining is None and not _enough(st, st.support, "explain_floor"):
             return False
     st.plan.route = "explain"
     st.listed = [about.iri] if about else []
@@ -90,6 +92,37 @@ def explain(st: State) -> bool:
         routes.account(st, about, hit)
     st.say(hit.passage.text, st.read_passage(hit))
     return True
+
+
+def _joining_work(st: State) -> Entity | None:
+    """ "why did Acme move off Widgetsearch": naming an organisation and a technology but no work, the one work
+    with an article made at the organisation that uses the technology (the stored queries of the role's works and
+    of the technology's, both kept in the plan), of several the one whose article holds the question best."""
+    if any(e.kind == "work" for e in st.entities):
+        return None
+    orgs = [e for e in st.entities if e.kind in ("organisation", "role")]
+    concepts = [e for e in st.entities if e.kind in CONCEPTS]
+    candidate = st.engine.routes["candidates"].get(concepts[0].kind) if concepts else None
+    if len(orgs) != 1 or candidate is None:
+        return None
+    mark = st.checkpoint()
+    roles = [orgs[0].iri] if orgs[0].kind == "role" else st.engine.roles_by_org.get(orgs[0].iri, [])
+    made = {i for role in roles for i in routes.column_iris(st.run("during_role", {"role": role}), "work")}
+    using = routes.column_iris(st.run(candidate["query"], {candidate["param"]: concepts[0].iri}), "work")
+    both = {e.name: e for i in using if i in made and (e := st.engine.entities.get(i)) is not None and e.has_article}
+    ranked = [both[h.article] for h in st.hits if h.article in both]  # of several, the best article for the words
+    if not ranked:
+        st.rollback(mark)
+        return None
+    return ranked[0]
+
+
+def _own_passage(st: State, e: Entity) -> PassageHit | None:
+    """The passage of the thing's own article that answers: the section the kind of question asks for, else the
+    one holding the question's words best."""
+    weights = st.engine.weights["article"]
+    return routes.cued_section(st, e.name, ("why", "how")) or best_passage_for(
+        st.engine.passages, e.name, _inner(st, e), st.engine.synonyms, weights)
 
 
 def _first_of_kind(st: State) -> bool:

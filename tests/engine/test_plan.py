@@ -91,6 +91,19 @@ def test_outside_a_place_are_the_roles_held_elsewhere(planner: Planner, mateo_pl
     assert mateo_planner.plan("has he given any talks outside the UK?", today=TODAY).route != "roles"
 
 
+def test_a_why_naming_an_organisation_and_a_technology_reads_the_work_joining_them(
+    planner: Planner, mateo_planner: Planner
+) -> None:
+    """ "why did Quillon move off Elasticsearch" is about the one work made there that uses it, the migration,
+    whose article says why; not the overview of the job there."""
+    demo = planner.plan("why did quillon move off elasticsearch", today=TODAY)
+    assert demo.answer is not None and "licence" in demo.answer.text
+    assert names(demo.results)[0] == "OpenSearchMigration"
+    assert {"works-during-role", "works-using-skill"} <= {run.name for run in demo.sparql}
+    mateo = mateo_planner.plan("why did he use FreeRTOS at Lydhus", today=TODAY)
+    assert mateo.answer is not None and mateo.results[0].iri.endswith("/id/AriaFirmware")
+
+
 def test_comparison_shows_shared_and_distinct(planner: Planner) -> None:
     plan = planner.plan("compare Tessera and Shapeshift", today=TODAY)
     assert plan.route == "comparison" and plan.task == "compare"
