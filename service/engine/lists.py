@@ -24,6 +24,7 @@ from service.engine.routes import (
     names,
     plural,
     role_named,
+    say_in_order,
     say_ordinal,
     when,
 )
@@ -416,7 +417,10 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
             st.rollback(mark)
             return False
         st.say(f"The graph lists {plural(len(iris), label.lower(), many)}.", ref)
-        if iris:
+        ordered = say_in_order(st, iris, ref) if st.has("in_order") else []  # "list her games in order"
+        if ordered:
+            st.listed = ordered
+        elif iris:
             st.say(f"Key work first: {names(labels(st, iris), answer_limit(st))}.", ref)
             st.listed = say_ordinal(st, iris, ref)
     elif kind == "concept":  # "has he published any datasets": the datasets, techniques or themes, most used first

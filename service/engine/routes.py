@@ -157,6 +157,19 @@ def say_ordinal(st: State, iris: list[str], ref: str) -> list[str]:
     return [pick.iri, *(i for i in iris if i != pick.iri)]
 
 
+def say_in_order(st: State, iris: list[str], *refs: str) -> list[str]:
+    """ "list his bat detectors in order": the works that have a start, earliest first, each with the month it
+    began (at most eight said); returns them in that order, or nothing when fewer than two are dated."""
+    dated = sorted((e for i in iris if (e := st.engine.entities.get(i)) is not None and e.start),
+                   key=lambda e: e.start or "")  # fmt: skip
+    if len(dated) < 2:
+        return []
+    said = "; ".join(f"{e.display} ({month(e.start or '')})" for e in dated[:8])
+    more = f" and {len(dated) - 8} more" if len(dated) > 8 else ""
+    st.say(f"In the order they began: {said}{more}.", *refs)
+    return [e.iri for e in dated]
+
+
 def role_named(st: State) -> Entity | None:
     for e in st.entities:
         if e.kind == "role":

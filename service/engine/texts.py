@@ -229,6 +229,27 @@ def what_it_is(e: Entity) -> set[str]:
     return set(terms(f"{e.label} {e.short or ''} {_first_sentence(e)}"))
 
 
+def _is_so(st: State, content: tuple[str, ...], e: Entity) -> bool:
+    """Whether the work is what the words describe: each word in what the work is, the last (the kind of thing)
+    or a synonym of it ("bat detectors": a bat sensor, a bat logger, where the lexicon makes them one)."""
+    own = what_it_is(e)
+    *rest, head = content
+    return set(rest) <= own and (head in own or not st.engine.synonyms.get(head, set()).isdisjoint(own))
+
+
+def _in_order(st: State, so: list[str], support: float) -> bool:
+    """Every work so described that has a start, earliest first, citing the facts of each."""
+    dated = [i for i in so if st.engine.entities[i].start][:8]
+    if len(dated) < 2:
+        return False
+    refs = [st.read_entity(e, st.run("facts", {"entity": e.iri})) for e in (st.engine.entities[i] for i in dated)]
+    st.listed = routes.say_in_order(st, dated, *refs)
+    st.plan.route = "described"
+    st.support = support
+    st.subject = st.listed[0]
+    return True
+
+
 def _other_kind(st: State, e: Entity) -> bool:
     """Whether the work is of a kind that is about other things (routes.yaml about_kinds): a talk about building
     keyboards is no keyboard."""
@@ -258,9 +279,10 @@ def described_work(st: State) -> bool:
     naming it is answered from the work whose description holds it best (of the kind named, if any)."""
     # "the routing software she wrote in the Netherlands": a place or organisation named is where it was made
     ordinal = st.has("first") != st.has("last")  # "her first weather station": the earliest work so described
+    in_order = st.has("in_order")  # "list his bat detectors in order"
     # the person named ("Ada's first weather station") says whose it is, as "her" would
     things = [e for e in st.entities if e.kind != "person"]
-    if not (st.has("describes") or ordinal) or any(e.kind not in ("place", "organisation") for e in things):
+    if not (st.has("describes") or ordinal or in_order) or any(e.kind not in ("place", "organisation") for e in things):
         return False
     kind = st.class_named()
     if not st.has("describes") and (kind is not None or things):
@@ -276,10 +298,12 @@ def described_work(st: State) -> bool:
     if not ranked or not _enough(st, support := _coverage(st, ranked[0], content)):
         return False
     listed = [w.iri for w in ranked[:5]]
-    if ordinal:  # of the works so described, the first (or latest) to begin, said first
-        so = [w.iri for w in ranked if set(content) <= what_it_is(w) and not _other_kind(st, w)]
+    if ordinal or in_order:  # of the works so described, the first (or latest) to begin, said first
+        so = [w.iri for w in ranked if _is_so(st, content, w) and not _other_kind(st, w)]
         if not so:
             return False
+        if in_order:  # "list his bat detectors in order": every one, by when it began
+            return _in_order(st, so, support)
         pick = routes.ordinal_pick(st, so)  # cited by the facts (its start) of the one picked
         ref = st.read_entity(pick, st.run("facts", {"entity": pick.iri})) if pick is not None else ""
         listed = routes.say_ordinal(st, so, ref)[:5]

@@ -104,6 +104,22 @@ def test_a_why_naming_an_organisation_and_a_technology_reads_the_work_joining_th
     assert mateo.answer is not None and mateo.results[0].iri.endswith("/id/AriaFirmware")
 
 
+def test_a_list_asked_in_order_is_said_by_when_each_began(planner: Planner, mateo_planner: Planner) -> None:
+    """ "list his bat detectors in order": every work so described (a bat logger and a bat sensor too, which the
+    owner's lexicon makes one), earliest first; "list her games in order": the kind's works by their starts."""
+    bats = mateo_planner.plan("list his bat detectors in order", today=TODAY)
+    assert bats.answer is not None and bats.route == "described"
+    text = bats.answer.text
+    assert text.index("Pipistrelle") < text.index("Noctule") < text.index("Marten") and "Trawl" not in text
+    games = planner.plan("list her games in order", today=TODAY)
+    assert games.answer is not None and "In the order they began" in games.answer.text
+    starts = [planner.engine.entities[r.iri].start or "" for r in games.results]
+    assert starts == sorted(starts) and len(starts) >= 2
+    talks = mateo_planner.plan("list his talks in chronological order", today=TODAY)
+    assert talks.answer is not None and talks.answer.text.index("Two Microphones") < talks.answer.text.index(
+        "Fixed-Point Without Fear")
+
+
 def test_comparison_shows_shared_and_distinct(planner: Planner) -> None:
     plan = planner.plan("compare Tessera and Shapeshift", today=TODAY)
     assert plan.route == "comparison" and plan.task == "compare"
