@@ -99,7 +99,8 @@ def relation(st: State) -> bool:
     """The things one named entity is related to through the property the question names."""
     ents = [e for e in st.entities if e.kind != "person"][:3]  # the person is every question's subject
     asked = [(key, prop) for key, prop in st.engine.relations if contains(st.said, key)]
-    if not asked or st.kind in SKIP or st.kind == "explain":
+    # "what does Widgeteer's successor run on": a stack asked of the related thing is still the relation's
+    if not asked or (st.kind in SKIP and st.kind != "stack") or st.kind == "explain":
         return False  # "how does Widget send its data back" asks how, not for its datasets
     if not ents:  # "how many components does widgeteer have": a name read as a word, of which a relation is asked
         ents = [st.engine.entities[i] for text in st.linked.skipped for i in st.engine.linker.link(text, strict=False)

@@ -110,3 +110,16 @@ def test_a_title_before_its_subtitle_names_the_work(planner: Planner) -> None:
     assert "https://inescalder.example/id/SmallCollectionEvalPaper" in linked.entities
     plan = planner.plan("how deep should we judge: how many topics did it recommend?")
     assert plan.answer is not None and "50 topics" in plan.answer.text
+
+
+def test_does_marks_a_lower_case_ordinary_name_after_it(planner: Planner, mateo_planner: Planner) -> None:
+    """ "what does lantern get benchmarked against", "how long does marten last": the word after "does" is the
+    subject; "how does it work" names nothing."""
+    for p, question, name in (
+        (planner, "what does lantern get benchmarked against", "/id/Lantern"),
+        (mateo_planner, "how long does marten last on batteries", "/id/Marten"),
+    ):
+        assert any(i.endswith(name) for i in p.engine.linker.link(question).entities)
+        assert not p.engine.linker.link("how does it work").entities
+    plan = planner.plan("what does lantern get benchmarked against")
+    assert plan.answer is not None and "Tantivy" in plan.answer.text
