@@ -79,6 +79,7 @@ ROUTES: list[tuple[str, dict[str, Any], str, list[str], int]] = [
     ),
     ("career", {"person": ID + "InesCalder"}, "role", ["Independent engineer, Calder Studio"], 11),
     ("works-of-class", {"class": PF + "Paper"}, "work", ["Retrieval for Small Corpora"], 5),
+    ("works-of-two-classes", {"first": PF + "KeyWork", "second": PF + "HardwareProject"}, "work", ["Fernkey"], 1),
     ("works-of-class", {"class": PF + "Game"}, "work", ["Wordloom"], 10),
     ("skills-of-category", {"category": PF + "ProgrammingLanguage"}, "skill", ["Python", "Rust"], 14),
     ("skills-of-category-in-class", {"category": PF + "ProgrammingLanguage", "class": PF + "Game"}, "skill",

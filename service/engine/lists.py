@@ -365,6 +365,34 @@ def all_works(st: State) -> bool:
     return class_list(st, (WORK, "class"))
 
 
+def _other_class(st: State, iri: str) -> str | None:
+    """A second kind of work the question names besides `iri`, not one that holds it or one it holds by name
+    ("key works" and "hardware", not "hardware project" and "project"), and not too broad to narrow by."""
+    for other, kind in st.classes_named():
+        if kind == "class" and other != iri and not other.endswith(broad(st, "broad_kinds")):
+            return other
+    return None
+
+
+def _of_two_classes(st: State, first: str, second: str, *, counting: bool) -> bool:
+    """The works of both kinds (stored query works-of-two-classes), or a plain none."""
+    run = st.run("two_classes", {"first": first, "second": second})
+    iris = column_iris(run, "work")
+    one, many = (w.lower() for w in st.engine.class_labels[first])
+    also = st.engine.class_labels[second][1].lower()
+    st.listed, st.plan.route, st.exact = iris, "class_list", True
+    ref = st.read_query(run, ", ".join(labels(st, iris[:10])))
+    if not iris:
+        st.say(f"None of {st.voice.f['their']} {many} is among {st.voice.f['their']} {also}.", ref)
+        return True
+    verb = "is" if len(iris) == 1 else "are"
+    st.say(f"{plural(len(iris), one, many)} {verb} also among {st.voice.f['their']} {also}: "
+           f"{names(labels(st, iris), answer_limit(st))}.", ref)  # fmt: skip
+    if not counting:
+        st.listed = say_ordinal(st, iris, ref)
+    return True
+
+
 def class_list(st: State, found: tuple[str, str] | None = None, *, counting: bool = False) -> bool:
     at = [e for e in st.entities if e.kind != "person"]  # "talks she gave at the Widget Meetup"
     if found is None:
@@ -379,6 +407,8 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
     label, many = st.engine.class_labels[iri]
     mark = st.checkpoint()
     st.exact = True
+    if kind == "class" and not at and (other := _other_class(st, iri)) is not None:
+        return _of_two_classes(st, iri, other, counting=counting)  # "which of her key works are hardware"
     if kind == "class":
         run = st.run("class_list", {"class": iri})
         iris = column_iris(run, "work")

@@ -120,6 +120,18 @@ def test_a_list_asked_in_order_is_said_by_when_each_began(planner: Planner, mate
         "Fixed-Point Without Fear")
 
 
+def test_works_of_two_kinds_are_those_of_both(planner: Planner, mateo_planner: Planner) -> None:
+    """ "which of her key works are hardware": the works of both kinds, from works-of-two-classes, or a plain
+    none."""
+    demo = planner.plan("which of her key works is actually hardware", today=TODAY)
+    assert demo.answer is not None and names(demo.results) == ["Fernkey"]
+    assert demo.sparql[0].name == "works-of-two-classes"
+    mateo = mateo_planner.plan("which of his key works are hardware projects", today=TODAY)
+    assert mateo.answer is not None and "2 hardware projects" in mateo.answer.text
+    none = mateo_planner.plan("which hardware projects are talks", today=TODAY)
+    assert none.answer is not None and none.answer.text.startswith("None of his hardware projects")
+
+
 def test_comparison_shows_shared_and_distinct(planner: Planner) -> None:
     plan = planner.plan("compare Tessera and Shapeshift", today=TODAY)
     assert plan.route == "comparison" and plan.task == "compare"
