@@ -110,6 +110,9 @@ def resolve(engine: Engine, question: str, previous: Plan, today: date, joined: 
     if pronouns is not None and about in engine.entities and about not in linked.entities:
         label = engine.entities[about or ""].display
         found = pronouns.search(question)
+        asked = [t.word for t in tokenize(question)]
+        if found and engine.intents.has("naming", asked):  # "why's it called that?": the name's origin, asked of
+            return f"{question.rstrip(' ?')} {label}".strip()  # the subject, the question's own words kept
         if found:
             possessive = found.group().lower().endswith("its")
             return question[: found.start()] + (f"{label}'s" if possessive else label) + question[found.end() :]

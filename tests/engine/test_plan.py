@@ -132,6 +132,15 @@ def test_works_of_two_kinds_are_those_of_both(planner: Planner, mateo_planner: P
     assert none.answer is not None and none.answer.text.startswith("None of his hardware projects")
 
 
+def test_a_follow_up_asking_why_it_is_called_that_reads_where_the_name_comes_from(
+    planner: Planner, mateo_planner: Planner
+) -> None:
+    for p, first, origin in ((planner, "What is the Kamo Test Collection?", "river"),
+                             (mateo_planner, "what is marten?", "pine marten")):  # fmt: skip
+        plan = p.plan("why is it called that?", previous=first, today=TODAY)
+        assert plan.answer is not None and origin in plan.answer.text
+
+
 def test_comparison_shows_shared_and_distinct(planner: Planner) -> None:
     plan = planner.plan("compare Tessera and Shapeshift", today=TODAY)
     assert plan.route == "comparison" and plan.task == "compare"
