@@ -141,6 +141,18 @@ def test_a_follow_up_asking_why_it_is_called_that_reads_where_the_name_comes_fro
         assert plan.answer is not None and origin in plan.answer.text
 
 
+def test_spoken_languages_and_which_language_is_better_are_not_answered(
+    planner: Planner, mateo_planner: Planner
+) -> None:
+    """ "what languages does she speak" is no question for the list of programming languages, and "is Rust a
+    better language than C++" asks an opinion about two general things."""
+    for p, pronoun in ((planner, "she"), (mateo_planner, "he")):
+        spoken = p.plan(f"what languages does {pronoun} speak", today=TODAY)
+        assert spoken.route == "empty" and not spoken.results
+        assert p.plan("is rust a better language than python in general?", today=TODAY).route == "off_topic"
+        assert p.plan(f"which programming languages does {pronoun} use", today=TODAY).route == "category_list"
+
+
 def test_comparison_shows_shared_and_distinct(planner: Planner) -> None:
     plan = planner.plan("compare Tessera and Shapeshift", today=TODAY)
     assert plan.route == "comparison" and plan.task == "compare"
