@@ -38,6 +38,7 @@ def resolve(engine: Engine, question: str, previous: Plan, today: date, joined: 
     ordinals: dict[str, int] = {str(k): int(v) for k, v in (refs.get("ordinals") or {}).items()}
     follow_on = sorted(refs.get("follow_on") or [], key=len, reverse=True)
     linked = engine.linker.link(question)
+    words = [t.word for t in tokenize(question)]
 
     # "the most recent one": a result of the previous plan, by its dates
     if previous.results and not linked.entities:
@@ -110,16 +111,14 @@ def resolve(engine: Engine, question: str, previous: Plan, today: date, joined: 
     if pronouns is not None and about in engine.entities and about not in linked.entities:
         label = engine.entities[about or ""].display
         found = pronouns.search(question)
-        asked = [t.word for t in tokenize(question)]
-        if found and engine.intents.has("naming", asked):  # "why's it called that?": the name's origin, asked of
+        if found and engine.intents.has("naming", words):  # "why's it called that?": the name's origin, asked of
             return f"{question.rstrip(' ?')} {label}".strip()  # the subject, the question's own words kept
         if found:
             possessive = found.group().lower().endswith("its")
             return question[: found.start()] + (f"{label}'s" if possessive else label) + question[found.end() :]
     # "how many?", "and when?", "is the code public?": a question of cue words only, or naming a part of a
     # thing, borrows the previous plan's subject
-    content = [t.word for t in tokenize(question) if t.word not in engine.stopwords]
-    words = [t.word for t in tokenize(question)]
+    content = [w for w in words if w not in engine.stopwords]
     part = any(contains(words, p) for p in phrases(refs.get("parts")))
     elliptical = part or all(w in engine.intents.cue_words for w in content) or _in_account(
         engine, words, content, about)  # "how big a matrix?": words of the previous subject's own account

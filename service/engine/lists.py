@@ -366,8 +366,8 @@ def all_works(st: State) -> bool:
 
 
 def _other_class(st: State, iri: str) -> str | None:
-    """A second kind of work the question names besides `iri`, not one that holds it or one it holds by name
-    ("key works" and "hardware", not "hardware project" and "project"), and not too broad to narrow by."""
+    """A second kind of work the question names besides `iri` ("key works" and "hardware"), none too broad to
+    narrow by (routes.yaml broad_kinds: "hardware projects" names no second kind in "projects")."""
     for other, kind in st.classes_named():
         if kind == "class" and other != iri and not other.endswith(broad(st, "broad_kinds")):
             return other

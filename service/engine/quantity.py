@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from service.engine.intents import Phrase, contains, phrases
@@ -46,15 +46,20 @@ class Quantity:
 class Quantities:
     def __init__(self, spec: Mapping[str, Any] | None) -> None:
         spec = spec or {}
-        self.kinds: list[tuple[str, list[Phrase], frozenset[str], frozenset[str], bool, int | None, bool]] = []
-        for kind, body in (spec.get("kinds") or {}).items():
-            units = frozenset(stem(u.lower()) if u != "%" else u for u in body.get("units") or [])
-            more = frozenset(str(w).lower() for w in body.get("numbers") or [])
-            either = bool(body.get("either_side"))
-            within = int(body["within"]) if body.get("within") is not None else None
-            digits = bool(body.get("digits_only"))
-            self.kinds.append((str(kind), phrases(body.get("asked_by")), units, more, either, within, digits))
         self.alone = frozenset(stem(str(w)) for w in spec.get("alone") or [])
+        # each kind's cue phrases and what it asks for, the cue filled in when a question uses one
+        self.kinds: list[tuple[list[Phrase], Quantity]] = []
+        for kind, body in (spec.get("kinds") or {}).items():
+            digits = bool(body.get("digits_only"))
+            self.kinds.append((phrases(body.get("asked_by")), Quantity(
+                str(kind),
+                frozenset(stem(u.lower()) if u != "%" else u for u in body.get("units") or []),
+                frozenset() if digits else self.alone,  # "half an hour a week" states no score
+                frozenset(str(w).lower() for w in body.get("numbers") or []),
+                either_side=bool(body.get("either_side")),
+                within=int(body["within"]) if body.get("within") is not None else None,
+                digits=digits,
+            )))
         self.numbers = frozenset(str(w).lower() for w in spec.get("number_words") or [])
         self.counted = str(spec.get("counted") or "")  # the kind whose unit is the word after its cue
         self.within = int(spec.get("within") or 3)
@@ -64,13 +69,12 @@ class Quantities:
     def asked(self, words: Sequence[str], skip: AbstractSet[str], synonyms: Mapping[str, set[str]]) -> Quantity | None:
         """The amount the question's words ask for, if any; for a count, the thing counted is the first word
         after the cue outside `skip` ("how many of her stops" counts stops), with its synonyms."""
-        for kind, cues, units, more, either, within, digits in self.kinds:
+        for cues, kind in self.kinds:
             for cue in cues:
                 if not contains(words, cue):
                     continue
-                if kind != self.counted:
-                    alone = frozenset() if digits else self.alone  # "half an hour a week" states no score
-                    return Quantity(kind, units, alone, more, tuple(cue), either, within=within, digits=digits)
+                if kind.kind != self.counted:
+                    return replace(kind, cue=tuple(cue))
                 at = next(i for i in range(len(words)) if tuple(words[i : i + len(cue)]) == cue) + len(cue)
                 first = next((i for i in range(at, len(words)) if words[i] not in skip), None)
                 if first is None:
@@ -80,7 +84,7 @@ class Quantities:
                 if first + 1 < len(words) and words[first + 1] not in skip and words[first + 1].endswith("s"):
                     nouns.append(words[first + 1])
                 head = frozenset({stem(nouns[-1]), *synonyms.get(stem(nouns[-1]), set())})
-                return Quantity(kind, head, frozenset(), cue=tuple(cue), head=head)
+                return Quantity(kind.kind, head, frozenset(), cue=tuple(cue), head=head)
         return None
 
     def owed(self, q: Quantity | None, class_words: AbstractSet[str]) -> bool:

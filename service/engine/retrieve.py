@@ -17,6 +17,7 @@ import itertools
 import math
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from whoosh.index import Index
@@ -143,6 +144,11 @@ class PassageIndex(Bm25):
         return set(terms(passage.text)) | set(terms(passage.heading))
 
 
+def holds(found: AbstractSet[str], term: str, synonyms: Mapping[str, set[str]]) -> bool:
+    """Whether the terms `found` hold the term or a synonym of it."""
+    return term in found or not synonyms.get(term, set()).isdisjoint(found)
+
+
 def _weights(reader: object, term: bytes) -> list[int]:
     matcher = reader.postings("body", term)  # type: ignore[attr-defined]
     out = []
@@ -199,7 +205,7 @@ def search_articles(
                 present |= {s for t in query for s in synonyms.get(t, ()) if doc in index.postings.get(s, {})}
                 scores[doc] = scores.get(doc, 0.0) + held_share * share_of(present)
             heading = index.heading_terms[doc]
-            found = sum(1 for t in query if t in heading or not synonyms.get(t, set()).isdisjoint(heading))
+            found = sum(1 for t in query if holds(heading, t, synonyms))
             bonus = weights["heading_bonus"] * found
             # "Why it exists" for a why question, "Design decisions" less so: the kind of question against the
             # heading. Among the sections holding as many of the question's words as any, and when no heading
@@ -214,7 +220,7 @@ def search_articles(
         headed = {d for t in weighted for d in index.section_docs.get(t, ())}
         for doc in headed:
             heading = index.section_terms[doc]
-            found = sum(1 for t in query if t in heading or not synonyms.get(t, set()).isdisjoint(heading))
+            found = sum(1 for t in query if holds(heading, t, synonyms))
             if found >= 2:
                 scores[doc] = scores.get(doc, 0.0) + share * found
     by_article: dict[str, list[PassageHit]] = defaultdict(list)

@@ -17,7 +17,7 @@ from service.engine.link import Linked, tokenize
 from service.engine.model import Plan
 from service.engine.quantity import Quantity
 from service.engine.resources import about_url
-from service.engine.retrieve import ArticleHit, PassageHit, search_articles
+from service.engine.retrieve import ArticleHit, PassageHit, holds, search_articles
 from service.engine.trace import Trace
 from service.kb.wiki import slug
 from service.queries import QueryRun
@@ -217,7 +217,7 @@ class State:
             return True
         texts = [s for s, _ in self.draft.sentences] + [f"{r.title} {r.text}" for r in self.read.items.values()]
         found = set(terms(" ".join(texts)))
-        if any(a in found or not self.engine.synonyms.get(a, set()).isdisjoint(found) for a in ask):
+        if any(holds(found, a, self.engine.synonyms) for a in ask):
             return True
         # "why did she choose simulated annealing for Widgeteer": a text relating every name the question relates
         # answers it, whatever verb the question used

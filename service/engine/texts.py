@@ -7,7 +7,7 @@ import re
 from service.engine import routes
 from service.engine.catalog import CONCEPTS, Entity
 from service.engine.intents import contains
-from service.engine.retrieve import ArticleHit, PassageHit, best_passage_for
+from service.engine.retrieve import ArticleHit, PassageHit, best_passage_for, holds
 from service.engine.routes import plural
 from service.engine.state import State
 from service.kb.wiki import Passage
@@ -242,7 +242,7 @@ def _is_so(st: State, content: tuple[str, ...], e: Entity) -> bool:
     or a synonym of it ("bat detectors": a bat sensor, a bat logger, where the lexicon makes them one)."""
     own = what_it_is(e)
     *rest, head = content
-    return set(rest) <= own and (head in own or not st.engine.synonyms.get(head, set()).isdisjoint(own))
+    return set(rest) <= own and holds(own, head, st.engine.synonyms)
 
 
 def _in_order(st: State, so: list[str], support: float) -> bool:
@@ -446,7 +446,7 @@ def _names_linked(st: State, passage: Passage) -> bool:
 def _holds_asked(st: State, passage: Passage) -> bool:
     """Whether the passage holds a word the question asks beyond its names, or a synonym of one."""
     found = st.engine.passages.passage_terms(passage)
-    return any(a in found or not st.engine.synonyms.get(a, set()).isdisjoint(found) for a in st.ask())
+    return any(holds(found, a, st.engine.synonyms) for a in st.ask())
 
 
 def lexicon_definition(st: State) -> bool:

@@ -153,6 +153,13 @@ def test_spoken_languages_and_which_language_is_better_are_not_answered(
         assert p.plan(f"which programming languages does {pronoun} use", today=TODAY).route == "category_list"
 
 
+def test_of_two_names_the_one_holding_the_other_picks_the_article(planner: Planner) -> None:
+    """ "tessera's entity resolver" links Tessera and its entity resolver: the resolver's article answers."""
+    plan = planner.plan("how does tessera's entity resolver avoid pointless lookups?", today=TODAY)
+    assert plan.answer is not None and "Bloom filter" in plan.answer.text
+    assert names(plan.results)[0] == "TesseraResolver"
+
+
 def test_comparison_shows_shared_and_distinct(planner: Planner) -> None:
     plan = planner.plan("compare Tessera and Shapeshift", today=TODAY)
     assert plan.route == "comparison" and plan.task == "compare"
