@@ -210,6 +210,8 @@ class Intents:
             return "about", "authored", words
         if self.has("contact", cue):
             return "contact", "contact", cue
+        if kinds and set(kinds) == {"person"} and self.has("contact", words):  # "reach $them": "reach Ada"
+            return "contact", "contact", words
         if self.has("recent", cue) and not linked_any:
             return "recent", "recent", cue
         if work_named and self.has("stack", cue):

@@ -299,6 +299,10 @@ def period(st: State) -> bool:
     common = st.engine.common_english  # "over the last 12 months" narrows nothing; "client projects" does
     asked = tuple(w for w in st.ask() if st.engine.speller.english(w) < common)
     narrowed = [w.iri for w in described_among(st, iris, asked)] if asked and iris else []
+    every = tuple(st.ask())
+    if not narrowed and iris and len(every) > 1 and every != asked:  # "over a single weekend in January 2021":
+        narrowed = [w.iri for w in described_among(st, iris, every)]  # common words, but more than one, told
+        narrowed = narrowed if len(narrowed) < len(iris) else []
     if narrowed:  # "client projects in Q3 2025": the works of the period whose graph description says so
         iris = narrowed
         one, many = f"{one.split()[0]} so described was", f"{many.split()[0]} so described were"
@@ -328,7 +332,8 @@ def period(st: State) -> bool:
         rows = [r for r in rows if key in r and start <= r[key].value[:10] <= end]
         st.listed = [*st.listed, *(r["role"].value for r in rows)]
     held = [r["role"].label or r["role"].value for r in rows]
-    if held and state == "active" and st.has("doing_then"):  # "what was she doing in 2014": her roles first
+    # "what was she doing in 2014": her roles first; and when no work was active, they are the answer
+    if held and state == "active" and (st.has("doing_then") or not iris):
         cap = int(st.engine.weights["dates"]["roles_first"])
         st.listed = [*list(dict.fromkeys(r["role"].value for r in rows))[:cap], *st.listed]
     if held:

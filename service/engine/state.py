@@ -126,6 +126,18 @@ class State:
                                            for i in range(1, len(words)))
                    for key, value in self.engine.classes_longest_first)  # fmt: skip
 
+    def which_words(self) -> set[str]:
+        """The stems of the words right after the first word of intents.yaml asks_which, up to the next stopword:
+        the kind of thing asked for ("what audio middleware did it use": audio, middleware)."""
+        words, which, stop = self.words, self.engine.intents.asks_which, self.engine.stopwords
+        at = next((i + 1 for i, w in enumerate(words) if w in which), len(words))
+        out: list[str] = []
+        for w in words[at:]:
+            if w in stop:
+                break
+            out.append(stem(w))
+        return set(out)
+
     def class_words(self) -> set[str]:
         """The stems of the words of every name of the kinds of work and skill categories the question names."""
         named = set(self.classes_named())

@@ -290,6 +290,8 @@ def described_work(st: State) -> bool:
     in_order = st.has("in_order")  # "list his bat detectors in order"
     # the person named ("Ada's first weather station") says whose it is, as "her" would
     things = [e for e in st.entities if e.kind != "person"]
+    if st.kind == "contact":  # "the best way to contact Ada": her address, not the work with a contact form
+        return False
     if not (st.has("describes") or ordinal or in_order) or any(e.kind not in ("place", "organisation") for e in things):
         return False
     kind = st.class_named()

@@ -23,6 +23,10 @@ def names(results: Sequence[Result]) -> list[str]:
     return [r.iri.removeprefix(ID) for r in results]
 
 
+def labels(results: Sequence[Result]) -> list[str]:
+    return [r.label for r in results]
+
+
 @pytest.mark.parametrize(
     "question",
     [
@@ -222,6 +226,48 @@ def test_followups_are_checked_answerable(planner: Planner) -> None:
         assert trial.confidence.level in ("exact", "strong") and trial.answer is not None
         assert chip.lower() != plan.question.lower()
     assert next_questions(planner, planner.plan("tell me a joke", today=TODAY), TODAY) == []
+
+
+def test_the_skill_of_the_kind_asked_is_said_with_its_account(planner: Planner, mateo_planner: Planner) -> None:
+    """ "what audio middleware did Moth use": of the work's stack, the skill whose own account says it is audio
+    middleware comes first and is described; a cue word alone ("what uses the most power") tells no skill."""
+    moth = mateo_planner.plan("which audio middleware was Moth built with?", today=TODAY)
+    assert moth.answer is not None and moth.route == "stack" and labels(moth.results)[:2] == ["Moth", "FMOD"]
+    assert "Game-audio middleware from Firelight" in moth.answer.text
+    pulse = planner.plan("what map rendering technology does transit pulse use", today=TODAY)
+    assert pulse.answer is not None and labels(pulse.results)[1] == "MapLibre GL JS"
+    assert "renders vector-tile maps" in pulse.answer.text
+    power = mateo_planner.plan("What uses the most power in Marten?", today=TODAY)
+    assert power.answer is not None and "microphone" in power.answer.text
+
+
+def test_the_file_of_a_component_is_its_source_file(planner: Planner, mateo_planner: Planner) -> None:
+    """ "and the file it lives in?": the ontology names pf:sourceFile "file" too (a skos:altLabel), and
+    entity-facts reads it."""
+    mateo = mateo_planner.plan("and the file it lives in?", previous="What is the Marten call detector?", today=TODAY)
+    assert mateo.answer is not None and mateo.route == "fact" and "firmware/src/detector.c" in mateo.answer.text
+    demo = planner.plan("which file holds the question planner?", today=TODAY)
+    assert demo.answer is not None and "service/engine/plan.py" in demo.answer.text
+
+
+def test_a_period_with_no_work_lists_the_roles_then(planner: Planner, mateo_planner: Planner) -> None:
+    """ "what did he do during Q3 2013": no work was active, so the roles held then are the results."""
+    for p, role in ((mateo_planner, "Hardware intern, Polje Instruments"),
+                    (planner, "BSc Computer Science, University of Leith")):  # fmt: skip
+        plan = p.plan("what did they do in Q3 2012" if p is planner else "What did he do during Q3 2013?",
+                      today=TODAY)  # fmt: skip
+        assert plan.route == "works_in_period" and role in labels(plan.results)
+
+
+def test_contact_in_other_words(planner: Planner, mateo_planner: Planner) -> None:
+    """ "the best way to reach Mateo", "whats the public email": the contact, not a work described or the source
+    of anything; "the best programming language" is an opinion, declined."""
+    for p, email, q in ((mateo_planner, "hello@mateovarga.example", "the best way to reach Mateo?"),
+                        (mateo_planner, "hello@mateovarga.example", "whats the public email to reach mateo"),
+                        (planner, "hello@inescalder.example", "the best way to contact Ines?")):  # fmt: skip
+        plan = p.plan(q, today=TODAY)
+        assert plan.route == "contact" and plan.answer is not None and email in plan.answer.text, q
+    assert planner.plan("what's the best programming language?", today=TODAY).answer is None
 
 
 def test_plan_json_has_the_contract_fields(planner: Planner) -> None:
