@@ -429,11 +429,15 @@ def cued_section(
     only among `kinds` and by the heading's own word ("Why she built it"); with `about`, the passage of that section
     holding those words best, else its opening."""
     intents, index = st.engine.intents, st.engine.passages
-    wanted = {stem(w) for kind in intents.sections_asked(st.said) if (kind in kinds) == (kind in ("how", "why"))
-              for w in intents.sections.get(kind, ())[: 1 if kinds else None]}  # fmt: skip
+    wanted = list(dict.fromkeys(stem(w) for kind in intents.sections_asked(st.said)
+                                if (kind in kinds) == (kind in ("how", "why"))
+                                for w in intents.sections.get(kind, ())[: 1 if kinds else None]))  # fmt: skip
     if not wanted:
         return None
-    docs = [doc for doc in index.article_docs.get(article, ()) if wanted & index.section_terms[doc]]
+    # the section whose heading holds the kind's earliest word ("Results" before "Lessons"), first in the article
+    rank = {w: n for n, w in enumerate(wanted)}
+    docs = [doc for doc in index.article_docs.get(article, ()) if rank.keys() & index.section_terms[doc]]
+    docs.sort(key=lambda d: min(rank[t] for t in index.section_terms[d] if t in rank))
     if about and docs:  # of the section's passages, the one about the part asked of ("the call detector")
         heading = index.docs[docs[0]].heading
         scores = index.bm25({t: 1.0 for t in about}, [d for d in docs if index.docs[d].heading == heading])
