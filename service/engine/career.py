@@ -76,7 +76,9 @@ def _lived_then(st: State, e: Entity, facts: QueryRun) -> bool:
     """ "Where was she living when she made Widgeteer": a work placed nowhere, by the places of the roles held
     while it was made, in order (when it began, when the question asks that)."""
     began = st.has("began")
-    if not e.start or not (began or st.has("made")):  # "where does it run", "what is it based on": no place
+    # "where does it run", "what is it based on": no place; "where was Widgeteer", nothing more: where it was made
+    alone = set(st.cue) - st.engine.stopwords <= {"where"} and not st.has("time")
+    if not e.start or not (began or st.has("made") or alone):
         return False
     end = e.start if began else (e.end or st.today.isoformat())
     run = st.run("period_roles", {"start": e.start, "end": end})

@@ -148,14 +148,13 @@ def _subject(engine: Engine, previous: Plan, question: str) -> str | None:
     ("what was her final project" answered with Widget); "that talk", the first thing of that kind answered; the
     one thing a relation was answered with."""
     words = [t.word for t in tokenize(question)]
-    for key, (iri, kind) in engine.classes_longest_first:
-        if kind == "class" and contains(words, key):
-            local = iri.rsplit("#", 1)[-1]
-            of_kind = [r.iri for r in previous.results if r.iri in engine.entities
-                       and local in engine.entities[r.iri].classes]  # fmt: skip
-            if of_kind and previous.entity not in of_kind:
-                return of_kind[0]
-            break
+    of_kind = _of_kind_named(engine, words, previous)
+    if of_kind:
+        return of_kind[0]
+    # "which talk was about the migration?" answered with the one talk among other works: "when was it given?"
+    of_kind = _of_kind_named(engine, [t.word for t in tokenize(previous.normalized)], previous)
+    if len(of_kind) == 1:
+        return of_kind[0]
     related = [r.iri for r in previous.results if r.iri != previous.entity and r.iri in engine.entities]
     asks_relation = any(contains(words, key) for key, _ in engine.relations)  # "and what came after it?": of
     if previous.route == "relation" and len(related) == 1 and not asks_relation:  # the thing first asked about
@@ -172,6 +171,17 @@ def _subject(engine: Engine, previous: Plan, question: str) -> str | None:
             and engine.entities[answered[0]].kind != "person":  # fmt: skip
         return answered[0]  # the one thing answered, or the work the question described, first of those listed
     return previous.entity
+
+
+def _of_kind_named(engine: Engine, words: list[str], previous: Plan) -> list[str]:
+    """The previous plan's results of the first kind of work the words name, unless its own subject is one."""
+    for key, (iri, kind) in engine.classes_longest_first:
+        if kind == "class" and contains(words, key):
+            local = iri.rsplit("#", 1)[-1]
+            of_kind = [r.iri for r in previous.results if r.iri in engine.entities
+                       and local in engine.entities[r.iri].classes]  # fmt: skip
+            return [] if previous.entity in of_kind else of_kind
+    return []
 
 
 def _other_period(engine: Engine, question: str, previous: Plan, today: date, named: list[str]) -> str | None:

@@ -150,6 +150,7 @@ def say_ordinal(st: State, iris: list[str], ref: str) -> list[str]:
     if pick is None:
         return iris
     word = "first" if st.has("first") else "latest"
+    st.subject = pick.iri  # what the answer is about: "why did it need a rewrite?" asks of it
     if all(w.published for w in _dated_works(st, iris)):
         st.say(f"The {word} of them to be published: {pick.display}, in {month(pick.published or '')}.", ref)
     else:

@@ -279,6 +279,21 @@ def test_results_are_read_from_the_section_headed_for_them(planner: Planner, mat
     assert mateo.answer is not None and "central finding" in mateo.answer.text
 
 
+def test_a_follow_up_asks_of_the_one_thing_the_answer_picked(planner: Planner, mateo_planner: Planner) -> None:
+    """ "which talk covered the migration?" answered with works of which one is a talk: "when was it?" asks of the
+    talk; "what was her first project at Harbourline?": "why was it rewritten?" asks of the one picked first, and
+    "where was that?" of a work placed nowhere is where she was when she made it."""
+    talk = planner.plan("when was it?", previous="which talk covered the opensearch migration?", today=TODAY)
+    assert talk.route == "dates" and talk.answer is not None and "16 February 2023" in talk.answer.text
+    why = planner.plan("why was it rewritten?", previous="what was the first thing she built at Harbourline?",
+                       today=TODAY)  # fmt: skip
+    assert why.answer is not None and names(why.results)[0] == "HarbourlineDriverApi"
+    where = mateo_planner.plan("where was that?", previous="what was his first project at Brightwater?", today=TODAY)
+    assert where.route == "place" and where.answer is not None and "Glasgow" in where.answer.text
+    mateo = mateo_planner.plan("when was it given?", previous="which talk was about fixed-point in rust?", today=TODAY)
+    assert mateo.answer is not None and "18 September 2025" in mateo.answer.text
+
+
 def test_plan_json_has_the_contract_fields(planner: Planner) -> None:
     doc = json.loads(json.dumps(planner.plan("pyhton projects", today=TODAY).to_json()))
     for key in ("question", "normalized", "corrections", "intent", "interpretation", "route", "answer", "results",
