@@ -68,6 +68,20 @@ ROUTES: list[tuple[str, dict[str, Any], str, list[str], int]] = [
         1,
     ),
     (
+        "events-in-place",
+        {"place": "https://inescalder.example/id/Germany", "outside": False},
+        "work",
+        ["Routing Vans on a Shoestring", "A Search Library in 2,000 Lines of Rust"],
+        4,
+    ),
+    (
+        "events-in-place",
+        {"place": "https://inescalder.example/id/Portugal", "outside": True},
+        "work",
+        ["Git for Coursework", "Routing Vans on a Shoestring"],
+        5,
+    ),
+    (
         "roles-in-period",
         {"start": "2018-01-01", "end": "2018-12-31"},
         "role",

@@ -14,7 +14,17 @@ from typing import Any
 
 from service.engine.catalog import Entity
 from service.engine.intents import contains
-from service.engine.routes import answer_limit, kind_of_work_named, labels, month, names, plural, say_role, when
+from service.engine.routes import (
+    answer_limit,
+    class_members,
+    kind_of_work_named,
+    labels,
+    month,
+    names,
+    plural,
+    say_role,
+    when,
+)
 from service.engine.state import State
 from service.queries import QueryRun
 from service.text import terms
@@ -70,6 +80,45 @@ def place_of(st: State) -> bool:
         st.say(f"{e.label} {verb} {where}.", st.read_entity(e, facts))
         return True
     return False
+
+
+def events_in_place(st: State) -> bool:
+    """ "has he spoken at an event outside the UK", "talks she gave in Germany": the works of the kind named that
+    were held in the place named or anywhere inside it, or (asked "outside") neither there nor inside it, from
+    where each was held (queries/events-in-place.rq). No answer when none of that kind is held anywhere."""
+    places = [e for e in st.entities if e.kind == "place"]
+    kind = kind_of_work_named(st)
+    if len(places) != 1 or kind is None or st.kind in SKIP or st.period is not None:
+        return False
+    if any(e.kind in ("work", "organisation", "role") for e in st.entities):
+        return False  # "the talk about Widget in Berlin": the work named
+    _, members = class_members(st, kind)
+    outside = st.has("outside")
+    run = st.run("events_in_place", {"place": places[0].iri, "outside": outside})
+    rows = [r for r in run.rows if r["work"].value in members]
+    if not rows and not outside:
+        return False  # the place by the works' own descriptions, or their roles
+    label, many = st.engine.class_labels[kind]
+    where = f"{'outside' if outside else 'in'} {places[0].label}"
+    st.plan.route = "events_in_place"
+    st.exact = True
+    st.listed = [r["work"].value for r in rows] + [places[0].iri]
+    if not rows:
+        st.say(f"The graph records no {label.lower()} of {st.voice.f['theirs']} held {where}.",
+               st.read_query(run, "0 rows"))  # fmt: skip
+        return True
+    said = [f"{r['workLabel'].value} ({', '.join(_held(r, places[0].iri))})" for r in rows]
+    st.say(f"{plural(len(rows), label.lower(), many.lower())} held {where}: {names(said, answer_limit(st))}.",
+           st.read_query(run, ", ".join(said)))  # fmt: skip
+    if len(rows) == 1:  # the one held there, in its own words (the event it was given at)
+        st.say_account(st.engine.entities[rows[0]["work"].value])
+    return True
+
+
+def _held(row: dict[str, Any], asked: str) -> list[str]:
+    """Where (unless it is the place asked about) and when an event was held."""
+    where = [row["placeLabel"].value] if row["place"].value != asked else []
+    return where + ([month(row["start"].value)] if "start" in row else [])
 
 
 def _lived_then(st: State, e: Entity, facts: QueryRun) -> bool:

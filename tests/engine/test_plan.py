@@ -294,6 +294,21 @@ def test_a_follow_up_asks_of_the_one_thing_the_answer_picked(planner: Planner, m
     assert mateo.answer is not None and "18 September 2025" in mateo.answer.text
 
 
+def test_talks_by_where_they_were_held(planner: Planner, mateo_planner: Planner) -> None:
+    """ "has he spoken at an event outside the UK": the talks held (pf:heldIn) neither there nor inside it, from
+    events-in-place; in a country, those held in its cities; none, said so."""
+    out = mateo_planner.plan("Has he ever spoken at an event outside the UK?", today=TODAY)
+    assert out.route == "events_in_place" and "events-in-place" in [s.name for s in out.sparql]
+    assert out.answer is not None and "Nordic Embedded Days" in out.answer.text
+    assert labels(out.results)[:1] == ["Two Microphones, One Milliwatt"]
+    germany = planner.plan("did she give any talks in Germany?", today=TODAY)
+    assert germany.answer is not None and labels(germany.results)[:4] == [
+        "Routing Vans on a Shoestring", "A Search Library in 2,000 Lines of Rust", "Why I Build Keyboards",
+        "Moving a Search Cluster Without Dropping a Query"]  # fmt: skip
+    none = planner.plan("has she given talks outside Europe?", today=TODAY)
+    assert none.answer is not None and none.answer.text.startswith("The graph records no talk of hers")
+
+
 def test_plan_json_has_the_contract_fields(planner: Planner) -> None:
     doc = json.loads(json.dumps(planner.plan("pyhton projects", today=TODAY).to_json()))
     for key in ("question", "normalized", "corrections", "intent", "interpretation", "route", "answer", "results",
