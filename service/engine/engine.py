@@ -88,6 +88,7 @@ class Engine:
     accounted: frozenset[str] = frozenset()  # words a question may hold without asking anything more
     generic: frozenset[str] = frozenset()  # stems of topic, filler and neutral words: they pick no section
     neutral: frozenset[str] = frozenset()  # words that ask nothing by themselves (intents.yaml neutral)
+    neutral_phrases: tuple[tuple[str, ...], ...] = ()  # phrases that ask nothing, whose words may (intents.yaml)
     tiers: dict[str, int | None] = field(default_factory=dict)  # IRI -> tier, for fusion
     described: list[str] = field(default_factory=list)  # entity IRIs, in the order of `descriptions`
     descriptions: Bm25 | None = None  # BM25 over each entity's names and description
@@ -285,6 +286,7 @@ class Engine:
         spec = language["intents"]
         references = spec.get("references") or {}
         neutral = _all_words(spec.get("neutral"))
+        neutral_phrases = {tuple(words(str(p))) for p in spec.get("neutral_phrases") or []}
         generic = intents.filler | intents.topic_words | neutral
         generic |= {stem(w) for w in generic}
         accounted = set(stopwords) | generic | intents.cue_words
@@ -350,6 +352,7 @@ class Engine:
             accounted=frozenset(accounted),
             generic=frozenset(generic),
             neutral=frozenset(neutral),
+            neutral_phrases=tuple(sorted(neutral_phrases, key=len, reverse=True)),
             tiers={iri: e.tier for iri, e in entities.items()},
             described=described,
             descriptions=descriptions,

@@ -206,7 +206,7 @@ class Planner:
         if linked.skipped and not linked.mentions and self._name_may_be_meant(asked, linked.skipped):
             linked = self._meant_after_all(plan, linked)
         words = [t.word for t in tokenize(plan.normalized)]
-        cue = [t.word for t in tokenize(linked.rest)]
+        cue = _without_phrases([t.word for t in tokenize(linked.rest)], engine.neutral_phrases)  # "on record"
         person = engine.by_name.get(engine.kb.site.person)
         names = [(m.start, m.end) for m in linked.mentions if not (person and m.iris == [person.iri])]
         # cue words are read outside the names of things: "hearing health" names a theme, not a private matter,
@@ -571,6 +571,20 @@ class Planner:
             resources, primary = resources_for(e, task)
             out.append(Result(e.iri, e.label, e.type, e.tier, score, resources, primary))
         return out
+
+
+def _without_phrases(cue: list[str], phrases: tuple[tuple[str, ...], ...]) -> list[str]:
+    """The cue words without every occurrence of the phrases (longest first): "the earliest talk on record"."""
+    out = list(cue)
+    for phrase in phrases:
+        n = len(phrase)
+        i = 0
+        while i + n <= len(out):
+            if tuple(out[i : i + n]) == phrase:
+                del out[i : i + n]
+            else:
+                i += 1
+    return out
 
 
 def _outside_kinds(cue: list[str], kinds: list[tuple[tuple[str, ...], tuple[str, str]]]) -> list[str]:

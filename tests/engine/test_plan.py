@@ -309,6 +309,16 @@ def test_talks_by_where_they_were_held(planner: Planner, mateo_planner: Planner)
     assert none.answer is not None and none.answer.text.startswith("The graph records no talk of hers")
 
 
+def test_a_neutral_phrase_asks_nothing(planner: Planner, mateo_planner: Planner) -> None:
+    """ "on record", "if any" (intents.yaml neutral_phrases) need not be found in the answer, though "record"
+    alone may be asked for."""
+    demo = planner.plan("what's the earliest talk or workshop of hers on record?", today=TODAY)
+    assert demo.answer is not None and "Git for Coursework" in demo.answer.text
+    mateo = mateo_planner.plan("what is his earliest talk on record?", today=TODAY)
+    assert mateo.answer is not None and "Two Microphones, One Milliwatt, in October 2018" in mateo.answer.text
+    assert "record" not in planner.engine.neutral and "record" not in planner.engine.accounted
+
+
 def test_plan_json_has_the_contract_fields(planner: Planner) -> None:
     doc = json.loads(json.dumps(planner.plan("pyhton projects", today=TODAY).to_json()))
     for key in ("question", "normalized", "corrections", "intent", "interpretation", "route", "answer", "results",
