@@ -79,6 +79,11 @@ def resolve(engine: Engine, question: str, previous: Plan, today: date, joined: 
     if moved is not None:
         return moved
 
+    # "which one was in Madrid?" after "which talks has she given": which of that kind
+    of_them = _which_of_kind(engine, question, previous)
+    if of_them is not None:
+        return of_them
+
     # "and before that?" after "what came before Widget?" answered with one thing: the same relation, from it
     chained = _chained(engine, question, previous, linked.entities, follow_on)
     if chained is not None:
@@ -182,6 +187,20 @@ def _of_kind_named(engine: Engine, words: list[str], previous: Plan) -> list[str
                        and local in engine.entities[r.iri].classes]  # fmt: skip
             return [] if previous.entity in of_kind else of_kind
     return []
+
+
+def _which_of_kind(engine: Engine, question: str, previous: Plan) -> str | None:
+    """ "which one was in Manchester?" after a question naming a kind of work ("which conference talks has he
+    given"): the question asked of that kind, "which talk was in Manchester?"."""
+    found = _phrase_pattern([str(p) for p in engine.references.get("which_of_them") or []])
+    m = found.match(question.strip()) if found is not None else None
+    if m is None:
+        return None
+    before = [t.word for t in tokenize(previous.normalized)]
+    key = next((k for k, (_, kind) in engine.classes_longest_first if kind == "class" and contains(before, k)), None)
+    if key is None:
+        return None
+    return f"which {' '.join(key)}{question.strip()[m.end():]}"
 
 
 def _other_period(engine: Engine, question: str, previous: Plan, today: date, named: list[str]) -> str | None:
