@@ -83,7 +83,7 @@ def place_of(st: State) -> bool:
 
 
 def events_in_place(st: State) -> bool:
-    """ "has he spoken at an event outside the UK", "talks she gave in Germany": the works of the kind named that
+    """ "has he spoken at an event outside Europe", "talks she gave in Spain": the works of the kind named that
     were held in the place named or anywhere inside it, or (asked "outside") neither there nor inside it, from
     where each was held (queries/events-in-place.rq). No answer when none of that kind is held anywhere."""
     places = [e for e in st.entities if e.kind == "place"]
@@ -91,7 +91,7 @@ def events_in_place(st: State) -> bool:
     if len(places) != 1 or kind is None or st.kind in SKIP or st.period is not None:
         return False
     if any(e.kind in ("work", "organisation", "role") for e in st.entities):
-        return False  # "the talk about Widget in Berlin": the work named
+        return False  # "the talk about Widget in Madrid": the work named
     _, members = class_members(st, kind)
     outside = st.has("outside")
     run = st.run("events_in_place", {"place": places[0].iri, "outside": outside})
@@ -126,7 +126,7 @@ def _lived_then(st: State, e: Entity, facts: QueryRun) -> bool:
     while it was made, in order (when it began, when the question asks that)."""
     began = st.has("began")
     # "where does it run", "what is it based on": no place; "where was Widgeteer", nothing more: where it was made
-    alone = set(st.cue) - st.engine.stopwords <= {"where"} and not st.has("time")
+    alone = set(st.cue) - st.engine.stopwords <= st.engine.intents.rule_words("where") and not st.has("time")
     if not e.start or not (began or st.has("made") or alone):
         return False
     end = e.start if began else (e.end or st.today.isoformat())

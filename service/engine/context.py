@@ -178,29 +178,32 @@ def _subject(engine: Engine, previous: Plan, question: str) -> str | None:
     return previous.entity
 
 
+def _kind_named(engine: Engine, words: list[str]) -> tuple[tuple[str, ...], str] | None:
+    """The first name of a kind of work the words hold (longest names first), with the kind's IRI."""
+    return next(((key, iri) for key, (iri, kind) in engine.classes_longest_first
+                 if kind == "class" and contains(words, key)), None)  # fmt: skip
+
+
 def _of_kind_named(engine: Engine, words: list[str], previous: Plan) -> list[str]:
     """The previous plan's results of the first kind of work the words name, unless its own subject is one."""
-    for key, (iri, kind) in engine.classes_longest_first:
-        if kind == "class" and contains(words, key):
-            local = iri.rsplit("#", 1)[-1]
-            of_kind = [r.iri for r in previous.results if r.iri in engine.entities
-                       and local in engine.entities[r.iri].classes]  # fmt: skip
-            return [] if previous.entity in of_kind else of_kind
-    return []
+    named = _kind_named(engine, words)
+    if named is None:
+        return []
+    local = named[1].rsplit("#", 1)[-1]
+    of_kind = [r.iri for r in previous.results if r.iri in engine.entities
+               and local in engine.entities[r.iri].classes]  # fmt: skip
+    return [] if previous.entity in of_kind else of_kind
 
 
 def _which_of_kind(engine: Engine, question: str, previous: Plan) -> str | None:
-    """ "which one was in Manchester?" after a question naming a kind of work ("which conference talks has he
-    given"): the question asked of that kind, "which talk was in Manchester?"."""
+    """ "which one was in Madrid?" after a question naming a kind of work ("which conference talks has he
+    given"): the question asked of that kind, "which talk was in Madrid?"."""
     found = _phrase_pattern([str(p) for p in engine.references.get("which_of_them") or []])
     m = found.match(question.strip()) if found is not None else None
     if m is None:
         return None
-    before = [t.word for t in tokenize(previous.normalized)]
-    key = next((k for k, (_, kind) in engine.classes_longest_first if kind == "class" and contains(before, k)), None)
-    if key is None:
-        return None
-    return f"which {' '.join(key)}{question.strip()[m.end():]}"
+    named = _kind_named(engine, [t.word for t in tokenize(previous.normalized)])
+    return f"which {' '.join(named[0])}{question.strip()[m.end():]}" if named is not None else None
 
 
 def _other_period(engine: Engine, question: str, previous: Plan, today: date, named: list[str]) -> str | None:

@@ -166,6 +166,12 @@ class Intents:
         """The kinds of section (intents.yaml sections) the words ask for: "why", "results" for "how accurate"."""
         return [kind for kind, asked_by in self.section_asked_by.items() if any(contains(words, p) for p in asked_by)]
 
+    def rule_words(self, rule: str) -> frozenset[str]:
+        """Every word of the rule's phrases ("where", "city", "located" for where)."""
+        r = self.rules.get(rule)
+        groups = (r.starts_with, r.mentions, r.ends_with) if r else ()
+        return frozenset(w for group in groups for phrase in group for w in phrase)
+
     def has(self, rule: str, words: Sequence[str]) -> bool:
         r = self.rules.get(rule)
         return bool(r and r.matches(words))

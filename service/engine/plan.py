@@ -306,7 +306,7 @@ class Planner:
             lists.pivot,
             lists.comparison,
             career.place_of,
-            career.events_in_place,  # "talks outside the UK": where each was held
+            career.events_in_place,  # "talks outside Europe": where each was held
             career.career,
             relations.dates,
             lists.count,

@@ -313,10 +313,12 @@ def say_stack(st: State, e: Entity) -> None:
     # "what audio middleware did Widget use": of its skills, the one or two whose own account holds every word of
     # the kind asked for but the question's cue words, first, and said with that account
     asked = {w for w in st.which_words() - st.name_terms(e) if w not in st.engine.accounted}
-    ents = [s for i in column_iris(run, "skill") if (s := st.engine.entities.get(i)) is not None]
-    told = [s for s in ents if asked and asked <= set(terms(f"{s.label} {s.description}"))]
-    told = told if len(told) <= 2 and len(told) < len(ents) else []
-    st.listed += [s.iri for s in told] + [i for i in column_iris(run, "skill") if i not in {s.iri for s in told}]
+    iris = column_iris(run, "skill")
+    told = [s for i in iris if (s := st.engine.entities.get(i)) is not None
+            and asked and asked <= set(terms(f"{s.label} {s.description}"))]  # fmt: skip
+    told = told if len(told) <= 2 and len(told) < len(iris) else []
+    first = [s.iri for s in told]
+    st.listed += first + [i for i in iris if i not in first]
     st.say(f"{e.display} is built with {names(skills, 12)}.", st.read_query(run, ", ".join(skills)))
     for s in told:
         st.say_account(s)
