@@ -67,12 +67,27 @@ class KB:
     @classmethod
     def open(cls, path: Path | None = None, *, in_memory: bool = False, hold: bool = False) -> KB:
         """The KB at `path` (a build folder, or the link to one); with `hold`, the build is kept from pruning
-        until `release()`."""
-        path = (path or default_kb_path()).resolve()
+        until `release()`. A link whose build was swapped out and pruned while it was being opened is followed
+        again: a server worker started during a rebuild opens the new build instead of failing to start."""
+        link = path or default_kb_path()
+        for _ in range(5):
+            target = link.resolve()
+            try:
+                return cls._open_build(target, in_memory=in_memory, hold=hold)
+            except KBNotFound:
+                if link.resolve() == target:
+                    raise
+        raise KBNotFound(link.resolve())
+
+    @classmethod
+    def _open_build(cls, path: Path, *, in_memory: bool, hold: bool) -> KB:
         if not (path / "manifest.json").exists():
             raise KBNotFound(path)
-        kept = Hold(path, exclusive=False) if hold else None
-        if kept is not None and not (path / "manifest.json").exists():  # pruned between the look and the lock
+        try:
+            kept = Hold(path, exclusive=False) if hold else None
+        except FileNotFoundError:  # the folder was pruned between the look and the lock
+            raise KBNotFound(path) from None
+        if kept is not None and not (path / "manifest.json").exists():  # pruned while the lock was awaited
             kept.release()
             raise KBNotFound(path)
         manifest = read_manifest(path)

@@ -48,7 +48,13 @@ def serving(kb: Path, logs: Path, workers: int = 1, **env: str) -> Iterator[str]
                 raise RuntimeError(f"the server did not start:\n{log.read_text()}")
         else:
             raise RuntimeError("the server did not answer /healthz within 60 s")
-        yield base
+        try:
+            yield base
+        except Exception as e:
+            if process.poll() is not None:  # say why the server went away, not only that a request was refused
+                tail = log.read_text(errors="replace")[-4000:]
+                raise RuntimeError(f"the server stopped (exit code {process.returncode}):\n{tail}") from e
+            raise
     finally:
         process.terminate()
         try:
