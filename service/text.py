@@ -80,6 +80,14 @@ def _strip(word: str) -> str:
     return word
 
 
+# a sentence ends at . ! or ? followed by a space and a capital, a digit or an opening quote or bracket
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"”’)]?\s+(?=[A-Z0-9\"“‘(])")
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+
+
 def terms(text: str) -> list[str]:
     """Stemmed words of a text, stop words included (the index keeps them; queries drop them)."""
     return [stem(w) for w in words(text)]

@@ -18,6 +18,7 @@ from rapidfuzz.distance import Levenshtein
 from service.engine import about, career, context, lists, relations, routes, texts, two
 from service.engine.answer import compose
 from service.engine.catalog import CONCEPTS
+from service.engine.complete import complete
 from service.engine.confidence import Scale, decide
 from service.engine.engine import Engine
 from service.engine.fuse import fuse
@@ -498,6 +499,7 @@ class Planner:
         left = sorted(self._label(i) for i in st.excluded if i in read or len(st.excluded) == 1)
         if left and st.draft.sentences:
             st.draft.say(engine.say("set_apart", names=routes.names(left, 8)), *st.draft.sentences[0][1])
+        complete(st)
         plan.answer = compose(st.draft, st.read)
         text_routes = ("passage", "described", "explain")
         support = st.support if plan.route in text_routes and st.support else 1.0

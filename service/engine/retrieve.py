@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from whoosh.index import Index
 
 from service.kb.wiki import Passage
-from service.text import terms
+from service.text import sentences, terms
 
 
 @dataclass
@@ -94,11 +94,13 @@ class Bm25:
         """IDF-weighted share of the query words (or a synonym of each) in `found`; unknown words weigh most."""
         return self.coverage_of(query, synonyms)(found)
 
-    def coverage_of(self, query: Sequence[str], synonyms: Mapping[str, set[str]]) -> Callable[[set[str]], float]:
+    def coverage_of(
+        self, query: Sequence[str], synonyms: Mapping[str, set[str]]
+    ) -> Callable[[AbstractSet[str]], float]:
         """`coverage` for one query over many `found` sets: the weights are looked up once."""
         weighed = [(t, self.idf(t) if self.df(t) else self.max_idf, synonyms.get(t, set())) for t in query]
 
-        def share(found: set[str]) -> float:
+        def share(found: AbstractSet[str]) -> float:
             total = covered = 0.0
             for term, weight, syns in weighed:
                 total += weight
@@ -139,9 +141,17 @@ class PassageIndex(Bm25):
         self.title_terms = {p.article: frozenset(terms(p.title)) for p in self.docs}
         self.leads = {p.article: p for p in self.docs if p.kind == "lead"}
         self.bigrams = [frozenset(itertools.pairwise(seq)) for seq in (terms(p.text) for p in self.docs)]
+        self._said: dict[int, list[tuple[str, frozenset[str]]]] = {}
 
     def passage_terms(self, passage: Passage) -> set[str]:
         return set(terms(passage.text)) | set(terms(passage.heading))
+
+    def said(self, doc: int) -> list[tuple[str, frozenset[str]]]:
+        """A passage's sentences, each with its stemmed words; cut once, on first use."""
+        made = self._said.get(doc)
+        if made is None:
+            made = self._said[doc] = [(s, frozenset(terms(s))) for s in sentences(self.docs[doc].text)]
+        return made
 
 
 def holds(found: AbstractSet[str], term: str, synonyms: Mapping[str, set[str]]) -> bool:

@@ -3,7 +3,6 @@ their sections, their sentences, re-chunked text, whole articles, and the names 
 
 from __future__ import annotations
 
-import re
 import threading
 import time
 import weakref
@@ -15,13 +14,7 @@ from service.engine.engine import Engine
 from service.engine.retrieve import Bm25, PassageIndex
 from service.kb.wiki import Passage
 from service.lab.synonyms import Table, table
-
-# a sentence ends at . ! or ? followed by a space and a capital, a digit or an opening quote or bracket
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"”’)]?\s+(?=[A-Z0-9\"“‘(])")
-
-
-def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+from service.text import sentences
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,65 @@
+"""Completing an answer with the sentence that states what was asked.
+
+A route answers with what it found for the question's names: a work's overview, a passage, a list. When the
+question also asks something its names do not ("how were the recordings split", "what did the talk argue"),
+the answer may leave that unsaid while a sentence of a nearby article states it. Nearby: the articles of the
+answer's first results and, except where the graph already followed a relation, the articles the question's
+words find. A sentence is added, cited like any passage, when it holds clearly more of what was asked
+(`State.ask`, IDF-weighted, synonyms counted) than the answer already says, at least two of the asked words,
+and, with its heading, most of the question (weights.yaml, `complete`). It adds to an answer and never
+replaces one: the route's own reading stays first.
+"""
+
+from __future__ import annotations
+
+from service.engine.retrieve import PassageHit, holds, search_articles
+from service.engine.state import State
+from service.text import terms
+
+
+def complete(st: State) -> None:
+    engine, plan = st.engine, st.plan
+    cfg = engine.weights["complete"]
+    if plan.route not in cfg["routes"] or not st.draft.sentences:
+        return
+    asked = [t for t in st.ask() if t not in engine.search_stopwords]
+    if not asked:
+        return
+    index = engine.passages
+    share = index.coverage_of(asked, engine.synonyms)
+    whole = index.coverage_of(st.terms, engine.synonyms)
+    said = " ".join(text for text, _ in st.draft.sentences)
+    before = share(set(terms(said)))
+    floor = max(float(cfg["min_share"]), before + float(cfg["margin"]))
+    least = min(len(asked), int(cfg["min_terms"]))
+    best: tuple[float, str, int] | None = None
+    for article in _nearby(st, int(cfg["articles"])):
+        for doc in index.article_docs.get(article, []):
+            for sentence, found in index.said(doc):
+                got = share(found)
+                if got < floor or (best is not None and got <= best[0]) or sentence in said:
+                    continue
+                if sum(holds(found, t, engine.synonyms) for t in asked) < least:
+                    continue
+                if whole(found | index.heading_terms[doc]) >= float(cfg["whole"]):
+                    best = (got, sentence, doc)
+    if best is None:
+        return
+    got, sentence, doc = best
+    passage = index.docs[doc]
+    st.draft.say(sentence, st.read_passage(PassageHit(passage, got)))
+    if st.trace is not None:
+        st.trace.add("complete", f"added a sentence of {passage.heading}: it holds {got:.2f} of what was asked "
+                     f"({', '.join(asked)}), the answer {before:.2f}", asked=asked, share=round(got, 3),
+                     before=round(before, 3), passage=passage.id)  # fmt: skip
+
+
+def _nearby(st: State, limit: int) -> list[str]:
+    """The articles of the first results, then (unless the route followed a relation in the graph) those the
+    question's words find, without repeats."""
+    engine = st.engine
+    own = [e.name for e in (engine.entities.get(r.iri) for r in st.plan.results[:limit]) if e and e.has_article]
+    if st.plan.route in engine.weights["complete"]["own_only"]:
+        return list(dict.fromkeys(own))
+    found = search_articles(engine.passages, st.terms, engine.synonyms, engine.weights["article"], limit=limit)
+    return list(dict.fromkeys([*own, *(h.article for h in found)]))
