@@ -12,7 +12,7 @@ replaces one: the route's own reading stays first.
 
 from __future__ import annotations
 
-from service.engine.retrieve import PassageHit, holds, search_articles
+from service.engine.retrieve import PassageHit, holds
 from service.engine.state import State
 from service.text import terms
 
@@ -32,8 +32,9 @@ def complete(st: State) -> None:
     before = share(set(terms(said)))
     floor = max(float(cfg["min_share"]), before + float(cfg["margin"]))
     least = min(len(asked), int(cfg["min_terms"]))
+    whole_floor = float(cfg["whole"])
     best: tuple[float, str, int] | None = None
-    for article in _nearby(st, int(cfg["articles"])):
+    for article in _nearby(st, int(cfg["articles"]), plan.route in cfg["own_only"]):
         for doc in index.article_docs.get(article, []):
             for sentence, found in index.said(doc):
                 got = share(found)
@@ -41,7 +42,7 @@ def complete(st: State) -> None:
                     continue
                 if sum(holds(found, t, engine.synonyms) for t in asked) < least:
                     continue
-                if whole(found | index.heading_terms[doc]) >= float(cfg["whole"]):
+                if whole(found | index.heading_terms[doc]) >= whole_floor:
                     best = (got, sentence, doc)
     if best is None:
         return
@@ -54,12 +55,10 @@ def complete(st: State) -> None:
                      before=round(before, 3), passage=passage.id)  # fmt: skip
 
 
-def _nearby(st: State, limit: int) -> list[str]:
-    """The articles of the first results, then (unless the route followed a relation in the graph) those the
-    question's words find, without repeats."""
-    engine = st.engine
-    own = [e.name for e in (engine.entities.get(r.iri) for r in st.plan.results[:limit]) if e and e.has_article]
-    if st.plan.route in engine.weights["complete"]["own_only"]:
-        return list(dict.fromkeys(own))
-    found = search_articles(engine.passages, st.terms, engine.synonyms, engine.weights["article"], limit=limit)
-    return list(dict.fromkeys([*own, *(h.article for h in found)]))
+def _nearby(st: State, limit: int, own_only: bool) -> list[str]:
+    """The articles of the first results, then (unless `own_only`: the route followed a relation in the graph)
+    the first of those the question's words find (the plan's own search, read once), without repeats."""
+    entities = st.engine.entities
+    own = [e.name for e in (entities.get(r.iri) for r in st.plan.results[:limit]) if e and e.has_article]
+    found = [] if own_only else [h.article for h in st.hits[:limit]]
+    return list(dict.fromkeys([*own, *found]))
