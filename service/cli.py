@@ -217,7 +217,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def _fallback(planner: engine.Planner) -> Any:
     """The model fallback as run_suite's `serve` hook (service/fallback/evaluate.py), with its SPARQL pool."""
     from service.fallback.evaluate import Fallback  # noqa: PLC0415  # only with --fallback
-    from service.fallback.settings import Settings  # noqa: PLC0415
+    from service.model_settings import Settings  # noqa: PLC0415
     from service.web.sparql import new_pool, pool_source  # noqa: PLC0415
 
     settings = Settings.load()

@@ -24,9 +24,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pyoxigraph as ox
 
-from service import sparql_text
+from service import sparql_safety, sparql_text
 from service.errors import FolioError, Problem, display_path
-from service.sparql import safety
 from service.vocab import PF, XSD
 
 if TYPE_CHECKING:
@@ -102,7 +101,7 @@ def read_query(path: Path) -> tuple[StoredQuery, list[Problem]]:
     for name, at in sparql_text.projected_params(text):
         bad(at, f"${name} is a parameter and cannot stand in the projection (SELECT clause)")
     forbidden = [(t.line, t.text.upper()) for t in sparql_text.keywords(text) if t.text.upper() in _FORBIDDEN]
-    forbidden += [(f.line, "SERVICE") for f in safety.service_keywords(text)]  # read as the parser reads it
+    forbidden += [(f.line, "SERVICE") for f in sparql_safety.service_keywords(text)]  # read as the parser reads it
     for line, word in sorted(set(forbidden)):
         bad(line, f"{word} is not allowed in a stored query (read-only, no remote calls)")
     if not forbidden:

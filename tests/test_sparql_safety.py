@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.sparql.attacks import BEFORE, FORMS, GAPS, TARGETS, TRICKY, service_query
-from service.sparql.safety import MAX_DEPTH, Refused, check, depth, names_its_dataset, service_keywords
+from service.sparql_safety import MAX_DEPTH, Refused, check, depth, names_its_dataset, service_keywords
 
 EMPTY = b'{"head":{"vars":["s"]},"results":{"bindings":[]}}'
 

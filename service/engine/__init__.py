@@ -15,8 +15,8 @@ __all__ = ["Engine", "Planner", "load", "today"]
 def load(kb: KB) -> Planner:
     planner = Planner(Engine.from_kb(kb))
     if setting("EMBEDDINGS_ENABLED").strip().lower() in ("1", "true", "on", "yes"):
-        from service.fallback.meaning import Meaning  # noqa: PLC0415  # only when meaning search is on
-        from service.fallback.settings import Settings  # noqa: PLC0415
+        from service.engine.meaning import Meaning  # noqa: PLC0415  # only when meaning search is on
+        from service.model_settings import Settings  # noqa: PLC0415
 
         planner.engine.meaning = Meaning.open(kb.path, planner.engine.passages, Settings.load())
     return planner

@@ -94,7 +94,7 @@ class Engine:
     descriptions: Bm25 | None = None  # BM25 over each entity's names and description
     samples: list[str] = field(default_factory=list)  # questions the ask page suggests, made from the graph
     expansions: dict[str, str] = field(default_factory=dict)  # IRI -> what its acronym stands for (an alt label)
-    meaning: Any = None  # meaning-based search when EMBEDDINGS_ENABLED (service/fallback/meaning.py), else None
+    meaning: Any = None  # meaning-based search when EMBEDDINGS_ENABLED (service/engine/meaning.py), else None
 
     @cached_property
     def names_in_text(self) -> list[tuple[frozenset[str], re.Pattern[str], str]]:

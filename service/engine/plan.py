@@ -9,7 +9,7 @@ Pure and deterministic: given the KB and `today`, the same question gives the sa
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import date
 from urllib.parse import quote
 
@@ -28,7 +28,7 @@ from service.engine.model import Plan, Result
 from service.engine.resources import resources_for
 from service.engine.retrieve import search_articles
 from service.engine.state import State
-from service.engine.trace import Trace, branch_name, trace_passed, trace_understanding
+from service.engine.trace import Trace, branch_name, trace_passed
 from service.text import query_terms, stem
 from service.text import words as words_of
 
@@ -600,3 +600,38 @@ def _outside_kinds(cue: list[str], kinds: list[tuple[tuple[str, ...], tuple[str,
             if tuple(out[i : i + len(key)]) == key:
                 out[i : i + len(key)] = [""] * len(key)
     return [w for w in out if w]
+
+
+def trace_understanding(st: State, rule: str, read: Sequence[str]) -> None:
+    """What the engine read in the question: names, words skipped as ordinary, the intent and why, the period,
+    the search words."""
+    tr, engine = st.trace, st.engine
+    assert tr is not None
+    for m in st.linked.mentions:
+        names = [engine.entities[i].label if i in engine.entities else i for i in m.iris]
+        if len(m.iris) == 1:
+            tr.add("linking", f"“{m.text}” names {names[0]}", text=m.text, at=[m.start, m.end], entities=m.iris)
+        else:
+            tr.add("linking", f"“{m.text}” is ambiguous: {', '.join(names)}", text=m.text, at=[m.start, m.end],
+                   entities=m.iris)  # fmt: skip
+    for word in st.linked.skipped:
+        tr.add("linking", f"“{word}” is a name but also an ordinary word, written in lower case with no cue: "
+               "read as a word", text=word)  # fmt: skip
+    if not st.linked.mentions:
+        tr.add("linking", "no name of the graph in the question")
+    if rule == "authored":
+        why = f"the question is an authored one ({st.authored_key})"
+    elif rule == "only_filler":
+        why = "only a name and filler words"
+    elif rule:
+        why = f"rule “{rule}” {engine.intents.rules[rule].why(read)}"
+    else:
+        why = "no intent rule matched"
+    tr.add("intent", f"intent {st.kind}: {why}", intent=st.kind, rule=rule or None, cue=list(st.cue))
+    if st.period is not None:
+        start, end = st.period.iso()
+        tr.add("period", f"“{st.period.text}” is {start} to {end}", text=st.period.text, start=start, end=end)
+    if st.terms:
+        extra = st.plan.expansions
+        said = f"search words: {', '.join(st.terms)}" + (f"; with synonyms {', '.join(extra)}" if extra else "")
+        tr.add("search", said, terms=list(st.terms), expanded=extra)

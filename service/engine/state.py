@@ -76,7 +76,7 @@ class State:
         if self._hits is None:
             engine = self.engine
             found = search_articles(engine.passages, self.terms, engine.synonyms, engine.weights["article"])
-            if engine.meaning is not None:  # meaning search, only with EMBEDDINGS_ENABLED (service/fallback/meaning.py)
+            if engine.meaning is not None:  # meaning search, only with EMBEDDINGS_ENABLED (service/engine/meaning.py)
                 coverage = engine.passages.coverage_of(self.terms, engine.synonyms)
                 found = engine.meaning.fuse(engine.passages, self.terms, self.plan.question, found, coverage)
             cfg = engine.weights["wiki_hits"]

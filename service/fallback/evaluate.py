@@ -13,8 +13,8 @@ from typing import Any
 from service.engine.model import Plan
 from service.engine.plan import Planner
 from service.fallback import run
-from service.fallback.settings import Settings
 from service.fallback.tools import pool_runner
+from service.model_settings import Settings
 from service.sparql.pool import Pool
 
 

@@ -19,10 +19,10 @@ from typing import Any
 from service.engine.engine import Engine
 from service.engine.model import Answer, Confidence, Plan
 from service.fallback.evidence import Evidence, pack
-from service.fallback.provider import Provider, ProviderError
-from service.fallback.settings import Settings
 from service.fallback.tools import SparqlRunner, Toolbox, schemas
 from service.fallback.verify import Verdict, verify
+from service.model_settings import Settings
+from service.provider import Provider, ProviderError
 
 log = logging.getLogger("service.fallback")
 

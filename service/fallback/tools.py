@@ -16,7 +16,7 @@ from service.engine.engine import Engine
 from service.fallback.evidence import Evidence, add_passage, best_passages
 from service.queries import QueryRun
 from service.sparql import pool as workers
-from service.sparql.safety import Refused, check
+from service.sparql_safety import Refused, check
 
 MAX_QUERY = 4000  # characters of a model's SPARQL
 MAX_ARG = 200  # characters of a search

@@ -138,7 +138,7 @@ def _write(checked: Checked, stage: Path, cache: Path, steps: _Steps, target: pu
     with steps.step("index passages"):
         passages = write_index(checked.articles, stage / INDEX_DIR)
     if setting("EMBEDDINGS_ENABLED").strip().lower() in ("1", "true", "on", "yes"):  # meaning search, off by default
-        from service.fallback.meaning import embed_passages  # noqa: PLC0415
+        from service.kb.vectors import embed_passages  # noqa: PLC0415
 
         with steps.step("embed passages"):
             embed_passages(checked.articles, stage, steps.log)

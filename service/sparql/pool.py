@@ -29,8 +29,8 @@ from service.accept import choose
 from service.kb.remote import RemoteStore, StoreGone, StoreUnavailable
 from service.queries import parse_error
 from service.sparql import results
-from service.sparql.safety import names_its_dataset
 from service.sparql.sandbox import close_network
+from service.sparql_safety import names_its_dataset
 
 log = logging.getLogger("service.sparql.pool")
 

@@ -1,6 +1,6 @@
 """The second wall around arbitrary SPARQL: the worker processes that run it have no network.
 
-Even a query that slips past the check (service/sparql/safety.py) cannot fetch anything, because the process
+Even a query that slips past the check (service/sparql_safety.py) cannot fetch anything, because the process
 running it cannot reach a network:
 
 - netns: when the process may (root, or unprivileged user namespaces), it moves into a network namespace of

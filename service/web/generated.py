@@ -12,8 +12,8 @@ from starlette.requests import Request
 from service.engine.model import Plan
 from service.engine.retrieve import search_articles
 from service.fallback import run
-from service.fallback.settings import Settings
 from service.fallback.tools import ACCEPT, ROW_CAP, SparqlResult, from_outcome
+from service.model_settings import Settings
 from service.text import query_terms
 from service.web.errors import ApiError
 from service.web.sparql import run_query

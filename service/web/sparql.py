@@ -20,7 +20,7 @@ from service.kb.remote import RemoteStore
 from service.kb.store import STORE_DIR
 from service.sparql import pool as workers
 from service.sparql.results import GRAPH_TYPES
-from service.sparql.safety import Refused, check
+from service.sparql_safety import Refused, check
 from service.vocab import GRAPH_DATA, GRAPH_INFERRED, GRAPH_ONTOLOGY, PREFIXES
 from service.web.errors import ApiError, error_body
 from service.web.inputs import read_body

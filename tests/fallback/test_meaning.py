@@ -14,10 +14,11 @@ import pytest
 
 from service.engine import Planner
 from service.engine.engine import Engine
+from service.engine.meaning import Meaning
 from service.engine.plan import Planner as PlannerClass
-from service.fallback.meaning import DIR, Meaning, write_vectors
 from service.kb import KB
 from service.kb.build import build
+from service.kb.vectors import DIR, write_vectors
 from tests.conftest import copy_inputs, quiet
 from tests.fallback.conftest import settings
 from tests.simllm import Sim

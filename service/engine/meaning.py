@@ -13,7 +13,6 @@ than building an index, and needs no library.
 from __future__ import annotations
 
 import json
-import math
 import operator
 import threading
 import time
@@ -25,62 +24,15 @@ from pathlib import Path
 from typing import Any
 
 from service.engine.retrieve import ArticleHit, PassageHit, PassageIndex
-from service.fallback.provider import Provider, ProviderError
-from service.fallback.settings import Settings
-from service.kb.wiki import Article, Passage
+from service.kb.vectors import DIR, unit
+from service.model_settings import Settings
+from service.provider import Provider, ProviderError
 
-DIR = "vectors"
 QUESTION_TIMEOUT = 2.0  # seconds: past it, keyword search alone
 COOL_DOWN = 30.0  # seconds without asking after a failure
-BATCH = 32
 NEAREST = 20  # passages taken from the meaning ranking
 RRF_K = 60
 CACHE = 1024  # question vectors kept
-
-
-def passage_text(heading: str, text: str) -> str:
-    return f"{heading}\n{text}"[:4000]
-
-
-def embed_passages(articles: Sequence[Article], stage: Path, log: Callable[[str], None]) -> None:
-    """The build's step (with EMBEDDINGS_ENABLED): the passages' vectors, made with EMBEDDINGS_MODEL."""
-    settings = Settings.load()
-    if not settings.embeddings:
-        log("    not made: EMBEDDINGS_ENABLED needs LLM_BASE_URL and EMBEDDINGS_MODEL")
-        return
-    n = write_vectors([p for a in articles for p in a.passages], stage, settings, log)
-    log(f"    {n} passages embedded with {settings.embeddings_model}")
-
-
-def write_vectors(passages: Sequence[Passage], stage: Path, settings: Settings, log: Callable[[str], None]) -> int:
-    """Embed every passage and write `vectors/` into the build: meta.json (model, dims, ids) and vectors.f32
-    (unit vectors, in the order of the ids). A provider that fails leaves the KB without vectors (said)."""
-    provider = Provider(settings.base_url, settings.api_key, settings.timeout)
-    vectors: list[list[float]] = []
-    try:
-        for at in range(0, len(passages), BATCH):
-            batch = passages[at : at + BATCH]
-            vectors += provider.embed(settings.embeddings_model, [passage_text(p.heading, p.text) for p in batch])
-    except ProviderError as e:
-        log(f"    embeddings not made ({e.reason}): meaning search is off for this build")
-        return 0
-    dims = len(vectors[0]) if vectors else 0
-    if any(len(v) != dims for v in vectors):
-        log("    embeddings not made (vectors of different sizes): meaning search is off for this build")
-        return 0
-    (stage / DIR).mkdir()
-    flat = array("f")
-    for v in vectors:
-        flat.extend(_unit(v))
-    (stage / DIR / "vectors.f32").write_bytes(flat.tobytes())
-    meta = {"model": settings.embeddings_model, "dims": dims, "ids": [p.id for p in passages]}
-    (stage / DIR / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
-    return len(vectors)
-
-
-def _unit(v: Sequence[float]) -> list[float]:
-    norm = math.sqrt(sum(x * x for x in v)) or 1.0
-    return [x / norm for x in v]
 
 
 @dataclass
@@ -133,7 +85,7 @@ class Meaning:
                 return None
         self.asked += 1
         try:
-            got = _unit(self.provider.embed(self.model, [text], timeout=QUESTION_TIMEOUT)[0])
+            got = unit(self.provider.embed(self.model, [text], timeout=QUESTION_TIMEOUT)[0])
         except ProviderError:
             self.dropped += 1
             self._failed_at = time.monotonic()
