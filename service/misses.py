@@ -101,9 +101,10 @@ class Analyst:
         a visitor tried next, when they did."""
         engine = self.planner.engine
         st: State = self.planner.understand(plan, self.today)
-        unknown = list(dict.fromkeys(w for w in st.cue if st.unknown_words([w])))
-        content = [w for w in dict.fromkeys(st.cue) if w not in engine.stopwords and w not in engine.intents.filler]
-        saw = [self._names(st), f"read as a {st.kind} question" + (f" about {st.period.text}" if st.period else "")]
+        unknown = list(dict.fromkeys(w for w in st.q.cue if st.q.unknown_words([w])))
+        content = [w for w in dict.fromkeys(st.q.cue) if w not in engine.stopwords and w not in engine.intents.filler]
+        q = st.q
+        saw = [self._names(st), f"read as a {q.kind} question" + (f" about {q.period.text}" if q.period else "")]
         if plan.results:
             saw.append(f"answered by the {plan.route} route, first {plan.results[0].label}")
         if plan.route == "off_topic":
@@ -130,7 +131,7 @@ class Analyst:
                               f"then {asked_again!r}", "why": "the visitor was not satisfied with the first answer: "
                               "the second wording's words may belong in synonyms.yaml, or the first answer lacks a "
                               "fact"}]  # fmt: skip
-        linked = [e for e in st.entities if not e.has_article and e.kind != "person"]
+        linked = [e for e in st.q.entities if not e.has_article and e.kind != "person"]
         if not unknown and linked:
             e = linked[0]
             why = f"{e.label} has no article, so how and why questions about it get no answer"
@@ -144,7 +145,7 @@ class Analyst:
 
     @staticmethod
     def _names(st: State) -> str:
-        found = st.entities
+        found = st.q.entities
         if not found:
             return "no name of the site"
         return "names: " + ", ".join(f"{e.label} ({e.kind})" for e in found)

@@ -37,7 +37,7 @@ def _place(rows: list[dict[str, Any]]) -> str:
 def _current(st: State) -> tuple[QueryRun, list[dict[str, Any]]]:
     person = st.engine.by_name.get(st.engine.kb.site.person)
     run = st.run("career", {"person": person.iri if person else ""})
-    today = st.today.isoformat()
+    today = st.q.today.isoformat()
     return run, [r for r in run.rows if "roleEnd" not in r or r["roleEnd"].value >= today]
 
 
@@ -55,7 +55,7 @@ def who(st: State, iri: str, run: QueryRun) -> bool:
     roles_run, now = _current(st)
     jobs = [r for r in now if r["education"].value != "true"] or now
     if jobs:
-        held = "; ".join(role_text(r, st.today) for r in jobs)
+        held = "; ".join(role_text(r, st.q.today) for r in jobs)
         opening = "Now" if description else f"{v.name} is now"
         st.say(f"{opening}: {held}." if description else f"{opening} {held}.", st.read_query(roles_run, held))
         st.listed += [r["role"].value for r in jobs]
@@ -86,7 +86,7 @@ def based(st: State, iri: str, run: QueryRun) -> bool:
         placed = [r for r in now if "placeLabel" in r]
         if not placed:
             return False
-        held = [role_text(r, st.today) for r in placed]
+        held = [role_text(r, st.q.today) for r in placed]
         ref = st.read_query(roles_run, "; ".join(held))
         st.say(f"{v.short}'s current role is based there: {'; '.join(held)}.", ref)
         st.listed.append(placed[0]["place"].value)
@@ -99,7 +99,7 @@ def education(st: State, iri: str, _person_run: QueryRun) -> bool:
     rows = sorted((r for r in run.rows if r["education"].value == "true"), key=lambda r: r["roleStart"].value)
     if not rows:
         return False
-    held = [role_text(r, st.today) for r in rows]
+    held = [role_text(r, st.q.today) for r in rows]
     st.say(f"{st.voice.short} studied: {'; '.join(held)}.", st.read_query(run, "; ".join(held)))
     st.listed = list(dict.fromkeys(i for r in rows for i in (r["role"].value, r["organisation"].value)))
     st.plan.route = "about"
@@ -116,7 +116,7 @@ def contact(st: State, iri: str, run: QueryRun) -> bool:
     roles_run, now = _current(st)
     jobs = [r for r in now if r["education"].value != "true"]
     if jobs:
-        held = names([role_text(r, st.today) for r in jobs], 3)
+        held = names([role_text(r, st.q.today) for r in jobs], 3)
         st.say(f"{st.voice.f['They']} {st.voice.f['is']} now {held}.", st.read_query(roles_run, held))
     st.listed = [iri]
     st.plan.route = "contact"
@@ -130,8 +130,8 @@ ROUTES: dict[str, Callable[[State, str, QueryRun], bool]] = {
 
 def person_named(st: State) -> bool:
     """ "tell me about Ada Example": the person, named with nothing else asked, gets the "who" answer."""
-    ents = st.entities
-    if not ents or ents[0].kind != "person" or st.unknown_rest() or _asks_more(st, ents[0]):
+    ents = st.q.entities
+    if not ents or ents[0].kind != "person" or st.q.unknown_rest or _asks_more(st, ents[0]):
         return False
     return authored(st, "who")
 
@@ -142,7 +142,7 @@ def _asks_more(st: State, person: Entity) -> list[str]:
     item = next((a for a in st.engine.authored if a.key == "who"), None)
     told = set(terms(f"{person.description} {item.text if item is not None else ''}"))
     accounted = st.engine.accounted
-    asked = [stem(w) for w in st.cue if w not in accounted and stem(w) not in accounted]
+    asked = [stem(w) for w in st.q.cue if w not in accounted and stem(w) not in accounted]
     return [s for s in asked if not any(t.startswith(s) for t in told)]  # "independent" in "independently"
 
 
@@ -174,7 +174,7 @@ def authored(st: State, key: str) -> bool:
 def canned_route(st: State, route: str) -> bool:
     st.plan.route = route
     if route == "recent":
-        since = (st.today - timedelta(days=365)).isoformat()
+        since = (st.q.today - timedelta(days=365)).isoformat()
         run = st.run("recent", {"since": since})
         st.listed = column_iris(run, "work")
         ref = st.read_query(run, ", ".join(labels(st, st.listed)))
@@ -223,4 +223,4 @@ def _roles_now(st: State) -> None:
     st.say(f"{st.voice.f['Their']} roles now: {names(held, 4)}.", st.read_query(run, "; ".join(held)))
     roles = [r["role"].value for r in now]
     # "what is she doing now" asks for the roles first; "what is she working on" for the works
-    st.listed = [*roles, *st.listed] if st.has("doing_now") else [*st.listed, *roles]
+    st.listed = [*roles, *st.listed] if st.q.has("doing_now") else [*st.listed, *roles]

@@ -17,7 +17,6 @@ from service.engine.intents import contains
 from service.engine.routes import (
     answer_limit,
     class_members,
-    kind_of_work_named,
     labels,
     month,
     names,
@@ -52,12 +51,12 @@ def role_text(row: dict[str, Any], today: date) -> str:
 def place_of(st: State) -> bool:
     """ "which city is Acme in": the place a named organisation, role or work is based in, and "which country is
     Ljubljana in" the places a named place lies in, from its graph facts."""
-    if not st.has("where") or st.kind in SKIP or st.has("before") or st.has("after"):  # "where did she go after X"
-        return False
-    for e in st.entities:
+    if not st.q.has("where") or st.q.kind in SKIP or st.q.has("before") or st.q.has("after"):
+        return False  # "where did she go after X"
+    for e in st.q.entities:
         if e.kind not in ("organisation", "work", "place", "role"):
             continue
-        if e.kind == "place" and st.has("career"):
+        if e.kind == "place" and st.q.has("career"):
             continue  # "where did she work in Rotterdam": her roles there, not where Rotterdam is
         mark = st.checkpoint()
         facts = st.run("facts", {"entity": e.iri})
@@ -86,14 +85,14 @@ def events_in_place(st: State) -> bool:
     """ "has he spoken at an event outside Europe", "talks she gave in Spain": the works of the kind named that
     were held in the place named or anywhere inside it, or (asked "outside") neither there nor inside it, from
     where each was held (queries/events-in-place.rq). No answer when none of that kind is held anywhere."""
-    places = [e for e in st.entities if e.kind == "place"]
-    kind = kind_of_work_named(st)
-    if len(places) != 1 or kind is None or st.kind in SKIP or st.period is not None:
+    places = [e for e in st.q.entities if e.kind == "place"]
+    kind = st.q.kind_of_work
+    if len(places) != 1 or kind is None or st.q.kind in SKIP or st.q.period is not None:
         return False
-    if any(e.kind in ("work", "organisation", "role") for e in st.entities):
+    if any(e.kind in ("work", "organisation", "role") for e in st.q.entities):
         return False  # "the talk about Widget in Madrid": the work named
     _, members = class_members(st, kind)
-    outside = st.has("outside")
+    outside = st.q.has("outside")
     run = st.run("events_in_place", {"place": places[0].iri, "outside": outside})
     rows = [r for r in run.rows if r["work"].value in members]
     if not rows and not outside:
@@ -124,12 +123,12 @@ def _held(row: dict[str, Any], asked: str) -> list[str]:
 def _lived_then(st: State, e: Entity, facts: QueryRun) -> bool:
     """ "Where was she living when she made Widgeteer": a work placed nowhere, by the places of the roles held
     while it was made, in order (when it began, when the question asks that)."""
-    began = st.has("began")
+    began = st.q.has("began")
     # "where does it run", "what is it based on": no place; "where was Widgeteer", nothing more: where it was made
-    alone = set(st.cue) - st.engine.stopwords <= st.engine.intents.rule_words("where") and not st.has("time")
-    if not e.start or not (began or st.has("made") or alone):
+    alone = set(st.q.cue) - st.engine.stopwords <= st.engine.intents.rule_words("where") and not st.q.has("time")
+    if not e.start or not (began or st.q.has("made") or alone):
         return False
-    end = e.start if began else (e.end or st.today.isoformat())
+    end = e.start if began else (e.end or st.q.today.isoformat())
     run = st.run("period_roles", {"start": e.start, "end": end})
     held = [r for r in run.rows if "placeLabel" in r]
     if not held:
@@ -150,7 +149,7 @@ def _lived_then(st: State, e: Entity, facts: QueryRun) -> bool:
 def _venue_of(st: State, e: Entity, facts: QueryRun) -> bool:
     """ "Where did the Widget paper appear", "at which event was the talk given": a work based nowhere is
     answered by its venue, or a talk by its description, which says where it was given."""
-    if st.has("time"):
+    if st.q.has("time"):
         return False  # "where and when was it given": its dates say both
     venue = next((r["value"].value for r in facts.rows if r["property"].value.endswith("#venue")), None)
     if venue is None and not ("Talk" in e.classes and e.description):
@@ -164,7 +163,7 @@ def _venue_of(st: State, e: Entity, facts: QueryRun) -> bool:
 
 def _kind_asked(st: State, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Studies for "when did she do her masters", jobs for "her first job"; all roles when neither is said."""
-    study, job = st.has("study"), st.has("job")
+    study, job = st.q.has("study"), st.q.has("job")
     if study == job:
         return rows
     return [r for r in rows if (r["education"].value == "true") == study] or rows
@@ -172,52 +171,52 @@ def _kind_asked(st: State, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _kind_of_work_only(st: State) -> bool:
     """Whether the question names a kind of work that is not a kind of role or study ("talk", not "job")."""
-    kind = kind_of_work_named(st)
+    kind = st.q.kind_of_work
     return kind is not None and kind.rsplit("#", 1)[-1] not in ("Role", "Education")
 
 
 def career(st: State) -> bool:
-    named = {e.iri for e in st.entities if e.kind in ("role", "organisation")}
-    places = [e for e in st.entities if e.kind == "place"]
-    works = any(e.kind == "work" for e in st.entities)
+    named = {e.iri for e in st.q.entities if e.kind in ("role", "organisation")}
+    places = [e for e in st.q.entities if e.kind == "place"]
+    works = any(e.kind == "work" for e in st.q.entities)
     asked = (
-        st.has("career")
-        or (named and st.has("time"))  # "when was he at Acme"
-        or (places and (st.has("doing") or st.has("making")))  # "what was she doing in Madrid", "built in Madrid"
+        st.q.has("career")
+        or (named and st.q.has("time"))  # "when was he at Acme"
+        or (places and (st.q.has("doing") or st.q.has("making")))  # "what was she doing in Madrid", "built in Madrid"
         # "when was her visit to Madrid", "how long was she in Madrid": her roles there, with their dates
-        or (places and st.has("time") and not works and kind_of_work_named(st) is None and not st.has("moved"))
-        or (st.has("education") and not works)  # "which university did she go to"
-        or ((named or places) and st.period is None and (st.has("before") or st.has("after")))  # "the role after
+        or (places and st.q.has("time") and not works and st.q.kind_of_work is None and not st.q.has("moved"))
+        or (st.q.has("education") and not works)  # "which university did she go to"
+        or ((named or places) and st.q.period is None and (st.q.has("before") or st.q.has("after")))  # "the role after
         # Acme", "before Madrid"
         or _after_titled(st, works)  # "what did he do after the research assistant post"
-        or (places and st.has("outside") and not works)  # "has she ever worked outside Europe"
+        or (places and st.q.has("outside") and not works)  # "has she ever worked outside Europe"
     )
-    if not asked or st.kind in SKIP or st.authored_key is not None:
+    if not asked or st.q.kind in SKIP or st.q.authored_key is not None:
         return False
-    if not named and not places and kind_of_work_named(st) is not None and not st.has("education"):
+    if not named and not places and st.q.kind_of_work is not None and not st.q.has("education"):
         return False  # "client work in Q3 2026" asks for works of a kind, not for the roles of "work in"
-    if named and not st.has("career") and _kind_of_work_only(st):
+    if named and not st.q.has("career") and _kind_of_work_only(st):
         return False  # "when was the talk about moving Acme's search": the talk's date, not the role at Acme
-    if "why" in st.engine.intents.sections_asked(st.said):
+    if "why" in st.engine.intents.sections_asked(st.q.said):
         return False  # "why did he step down as organiser": the reason is in the role's article, not its dates
-    sequence = st.has("before") or st.has("after")  # "what came after Acme" is the next role
-    if named and not sequence and any(contains(st.said, key) for key, _ in st.engine.relations):
+    sequence = st.q.has("before") or st.q.has("after")  # "what came after Acme" is the next role
+    if named and not sequence and any(contains(st.q.said, key) for key, _ in st.engine.relations):
         return False  # "the lab is part of which university": the relation named, not the roles there
     person = st.engine.by_name.get(st.engine.kb.site.person)
     career_params = {"person": person.iri if person else ""}
     if places:
-        outside = st.has("outside")  # "has she ever worked outside Europe": the roles elsewhere
+        outside = st.q.has("outside")  # "has she ever worked outside Europe": the roles elsewhere
         if outside and _kind_of_work_only(st):
             return False  # "talks outside the UK": of the talks, which the roles do not say
         run = st.run("outside_roles" if outside else "place_roles", {"place": places[0].iri})
         where = f"{'outside' if outside else 'in'} {places[0].label}"
         rows, opening = run.rows, where[:1].upper() + where[1:]
-        if rows and not outside and st.period is None and (st.has("before") or st.has("after")):
+        if rows and not outside and st.q.period is None and (st.q.has("before") or st.q.has("after")):
             here = {r["role"].value for r in rows}  # "where was she before Madrid"
             all_roles = st.run("career", career_params)
             anchor = sorted((r for r in all_roles.rows if r["role"].value in here), key=lambda r: r["roleStart"].value)
             if anchor:
-                return _next_to(st, all_roles, anchor, before=st.has("before"))
+                return _next_to(st, all_roles, anchor, before=st.q.has("before"))
         if not rows:
             st.say(f"The graph records no role of {st.voice.f['theirs']} {where}.", st.read_query(run, "0 rows"))
             _finish(st, run, [])
@@ -226,49 +225,49 @@ def career(st: State) -> bool:
         run = st.run("career", career_params)
         rows = [r for r in run.rows if r["role"].value in named or r["organisation"].value in named]
         rows.sort(key=lambda r: r["roleStart"].value)
-        first = next(e for e in st.entities if e.iri in named)
+        first = next(e for e in st.q.entities if e.iri in named)
         opening = "" if first.kind == "role" else f"At {first.label}"  # a role named says itself
-        if rows and st.period is None and (st.has("before") or st.has("after")):
-            return _next_to(st, run, rows, before=st.has("before"))
-    elif st.period is not None:
-        start, end = st.period.iso()
+        if rows and st.q.period is None and (st.q.has("before") or st.q.has("after")):
+            return _next_to(st, run, rows, before=st.q.has("before"))
+    elif st.q.period is not None:
+        start, end = st.q.period.iso()
         run = st.run("period_roles", {"start": start, "end": end})
-        span = when(st.period.start, st.period.end)
+        span = when(st.q.period.start, st.q.period.end)
         opening = span[:1].upper() + span[1:]
         rows = run.rows
-    elif st.has("now") or st.has("first") or st.has("count"):
+    elif st.q.has("now") or st.q.has("first") or st.q.has("count"):
         run = st.run("career", career_params)  # most recent first
         rows = _kind_asked(st, run.rows)
-        if st.has("count"):
+        if st.q.has("count"):
             orgs = {r["organisation"].value for r in rows}
             rows = rows[::-1]
             opening = f"{plural(len(rows), 'role', 'roles')} at {plural(len(orgs), 'organisation', 'organisations')}"
-        elif st.has("now"):
-            today = st.today.isoformat()
+        elif st.q.has("now"):
+            today = st.q.today.isoformat()
             rows, opening = [r for r in rows if "roleEnd" not in r or r["roleEnd"].value >= today], "Now"
         else:
             rows, opening = rows[-1:], "First"
-    elif st.has("country") and not named:  # "which countries has he studied or worked in": the places, by country
+    elif st.q.has("country") and not named:  # "which countries has he studied or worked in": the places, by country
         run = st.run("career", career_params)
         return _places(st, run, _kind_asked(st, run.rows), career_params)
-    elif st.has("time") or (st.has("education") and not st.has("job")):  # "when did she study", "which university"
+    elif st.q.has("time") or (st.q.has("education") and not st.q.has("job")):  # "when did she study", "which uni"
         run = st.run("career", career_params)
-        kind = "studies" if st.has("study") and not st.has("job") else "roles"
+        kind = "studies" if st.q.has("study") and not st.q.has("job") else "roles"
         rows, opening = run.rows, f"{st.voice.f['Their']} {kind}, most recent first"
-        if sequence and st.period is None and (titled := _titled(st, run.rows, best=True)):
-            return _next_to(st, run, titled, before=st.has("before"))  # "what did he do right after the RA job"
+        if sequence and st.q.period is None and (titled := _titled(st, run.rows, best=True)):
+            return _next_to(st, run, titled, before=st.q.has("before"))  # "what did he do right after the RA job"
         titled = _titled(st, run.rows)  # "when did he intern": the roles whose title says so
         if titled:
             rows, opening = titled, "Roles" if len(titled) > 1 else "Role"
-    elif st.has("where") and not named:  # "where has she lived", "which cities has he worked in"
+    elif st.q.has("where") and not named:  # "where has she lived", "which cities has he worked in"
         run = st.run("career", career_params)  # "where did he intern": the roles whose title says so, if any
         return _places(st, run, _titled(st, run.rows) or _kind_asked(st, run.rows), career_params)
     else:
         run = st.run("career", career_params)
-        if sequence and st.period is None and (titled := _titled(st, run.rows, best=True)):
-            return _next_to(st, run, titled, before=st.has("before"))  # "what did she do before the staff job"
+        if sequence and st.q.period is None and (titled := _titled(st, run.rows, best=True)):
+            return _next_to(st, run, titled, before=st.q.has("before"))  # "what did she do before the staff job"
         rows = _titled(st, run.rows)  # "did he ever do an internship": the roles whose title says so
-        if not rows and st.has("job") and not st.has("study") and not works:  # "which companies has she worked for"
+        if not rows and st.q.has("job") and not st.q.has("study") and not works:  # "which companies has she worked for"
             rows = [r for r in run.rows if r["education"].value != "true"]
             opening = f"{st.voice.f['Their']} jobs, most recent first"
         elif not rows:
@@ -279,10 +278,10 @@ def career(st: State) -> bool:
     rows = _kind_asked(st, rows)
     if not rows:
         return False
-    if st.has("lives") and not named and not places and (st.period is not None or st.has("now")):
+    if st.q.has("lives") and not named and not places and (st.q.period is not None or st.q.has("now")):
         # "which city did she live in from 2019 to 2021", "where is he based these days": the places
         return _places(st, run, rows, career_params)
-    held = [role_text(r, st.today) for r in rows]
+    held = [role_text(r, st.q.today) for r in rows]
     ref = st.read_query(run, "; ".join(held))
     st.say(f"{opening}: {'; '.join(held)}." if opening else f"{'; '.join(held)}.", ref)
     _finish(st, run, rows)
@@ -316,7 +315,7 @@ def _places(st: State, run: QueryRun, rows: list[dict[str, Any]], person: dict[s
     _finish(st, run, [r for held in spans.values() for r in held])
     st.listed = [*dict.fromkeys(r["place"].value for held in spans.values() for r in held if "place" in r),
                  *st.listed]  # fmt: skip
-    if st.has("country"):  # "which countries has he worked in": of each place, the one just inside the largest
+    if st.q.has("country"):  # "which countries has he worked in": of each place, the one just inside the largest
         chains: dict[str, list[str]] = {}
         for r in within.rows:
             if "within" in r and r["placeLabel"].value in spans:  # of the places said, not of every role
@@ -334,7 +333,7 @@ def _next_to(st: State, run: QueryRun, named: list[dict[str, Any]], *, before: b
     others = _kind_asked(st, [r for r in run.rows if r["role"].value not in own])
 
     def day(r: dict[str, Any], key: str) -> date:
-        return date.fromisoformat(r[key].value[:10]) if key in r else st.today
+        return date.fromisoformat(r[key].value[:10]) if key in r else st.q.today
 
     if before:
         anchor = min(named, key=lambda r: r["roleStart"].value)
@@ -357,7 +356,7 @@ def _next_to(st: State, run: QueryRun, named: list[dict[str, Any]], *, before: b
         st.say(text, st.read_query(run, text))
         _finish(st, run, [anchor])
         return True
-    held = role_text(pick, st.today)
+    held = role_text(pick, st.q.today)
     st.say(f"{side} {anchor['roleLabel'].value}: {held}.", st.read_query(run, held))
     _finish(st, run, [pick])
     st.subject = pick["role"].value  # a follow-up ("when was that?") is about the role found
@@ -367,9 +366,9 @@ def _next_to(st: State, run: QueryRun, named: list[dict[str, Any]], *, before: b
 def _after_titled(st: State, works: bool) -> bool:
     """Whether the question asks for the role before or after one it names by its title ("what did he do after
     the research assistant post"), not for what was made then ("what did she build after ...")."""
-    if works or st.period is not None or not (st.has("before") or st.has("after")) or st.has("making"):
+    if works or st.q.period is not None or not (st.q.has("before") or st.q.has("after")) or st.q.has("making"):
         return False
-    if kind_of_work_named(st) is not None:
+    if st.q.kind_of_work is not None:
         return False
     person = st.engine.by_name.get(st.engine.kb.site.person)
     # the career, read to decide (not kept: the branch runs and shows the same query when it answers)
@@ -382,7 +381,7 @@ def _titled(st: State, rows: list[dict[str, Any]], *, best: bool = False) -> lis
     """The roles whose title (its label without the organisation's name) shares a word with the question:
     the same stem, or, for longer words, the same first five letters ("organise" and "co-organiser"); with
     `best`, only those sharing the most ("staff engineer": not the software engineer)."""
-    asked = [t for t in st.terms if t not in st.engine.generic and len(t) >= 4]
+    asked = [t for t in st.q.terms if t not in st.engine.generic and len(t) >= 4]
     shared: list[tuple[int, dict[str, Any]]] = []
     for r in rows:
         own = set(terms(r["organisationLabel"].value))
@@ -395,7 +394,7 @@ def _titled(st: State, rows: list[dict[str, Any]], *, best: bool = False) -> lis
         return [r for n, r in shared if n == most or not best]
     # "when did she do her undergraduate degree": the role whose graph description holds a word asked, a word no
     # other role's description holds
-    unasked = st.engine.generic | st.engine.stopwords | {t for m in st.linked.mentions for t in terms(m.text)}
+    unasked = st.engine.generic | st.engine.stopwords | {t for m in st.q.linked.mentions for t in terms(m.text)}
     said = {r["role"].value: set(terms(e.description)) for r in rows
             if (e := st.engine.entities.get(r["role"].value)) is not None}  # fmt: skip
     for a in asked:
@@ -414,7 +413,7 @@ def _finish(st: State, run: QueryRun, rows: list[dict[str, Any]]) -> None:
     works: list[str] = []
     career_words = {w for p in st.engine.intents.rules["career"].mentions for w in p}
     # "projects from when she lived in Madrid", "what did he build in Madrid": the works made in those roles
-    if st.has("making") or any((w,) in st.engine.classes and w not in career_words for w in st.cue):
+    if st.q.has("making") or any((w,) in st.engine.classes and w not in career_words for w in st.q.cue):
         for r in rows:
             made = st.run("during_role", {"role": r["role"].value})
             found = [row["work"].value for row in made.rows if row["how"].value.startswith("made")]
@@ -426,7 +425,7 @@ def _finish(st: State, run: QueryRun, rows: list[dict[str, Any]]) -> None:
                     st.read_query(made, ", ".join(labels(st, found[:10]))),
                 )
     # the works made in the roles first, unless the roles are what is counted ("how many works came out of it")
-    st.listed = list(dict.fromkeys((held + works) if st.has("count") else (works + held))) if works else held
+    st.listed = list(dict.fromkeys((held + works) if st.q.has("count") else (works + held))) if works else held
     if len(rows) == 1 and not works:  # one role: what it was, in the graph's words ("article search, ranking")
         say_role(st, st.engine.entities.get(rows[0]["role"].value))
         _work_asked(st, rows[0]["role"].value)
@@ -436,7 +435,7 @@ def _work_asked(st: State, role: str) -> None:
     """ "What was her undergrad dissertation": of the works made in the one role answered, the one one of whose
     names (its "BSc dissertation" alternative label) holds every word the question asks beyond the career,
     first and in its own words."""
-    asked = set(st.ask())
+    asked = set(st.q.ask)
     if not asked:
         return
     made = st.run("during_role", {"role": role})

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from service.queries import Catalog
+from service.text import terms
 from service.vocab import PF
 
 # The kind of an entity, from its stated classes; the first class found in this order wins.
@@ -64,6 +66,12 @@ class Entity:
             if cls in self.classes:
                 return cls
         return self.kind.capitalize()
+
+
+def what_it_is(e: Entity) -> set[str]:
+    """The terms of what a work is: its names and its description's first sentence ("A rooftop weather station")."""
+    first = re.split(r"\.\s", e.description or "", maxsplit=1)[0]
+    return set(terms(f"{e.label} {e.short or ''} {first}"))
 
 
 def load_entities(catalog: Catalog, query: str, base: str, articles: set[str]) -> dict[str, Entity]:

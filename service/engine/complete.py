@@ -22,12 +22,12 @@ def complete(st: State) -> None:
     cfg = engine.weights["complete"]
     if plan.route not in cfg["routes"] or not st.draft.sentences:
         return
-    asked = [t for t in st.ask() if t not in engine.search_stopwords]
+    asked = [t for t in st.q.ask if t not in engine.search_stopwords]
     if not asked:
         return
     index = engine.passages
     share = index.coverage_of(asked, engine.synonyms)
-    whole = index.coverage_of(st.terms, engine.synonyms)
+    whole = index.coverage_of(st.q.terms, engine.synonyms)
     said = " ".join(text for text, _ in st.draft.sentences)
     before = share(set(terms(said)))
     floor = max(float(cfg["min_share"]), before + float(cfg["margin"]))

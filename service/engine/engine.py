@@ -377,6 +377,15 @@ class Engine:
             out.append(f"compare {keys[0].display} and {keys[1].display}")
         return out
 
+    def members(self, kind: str) -> list[str]:
+        """The entities of a class, by its IRI (the classes each entity states or the reasoner gave it)."""
+        local = kind.rsplit("#", 1)[-1]
+        return [e.iri for e in self.entities.values() if local in e.classes]
+
+    def broad(self, key: str) -> tuple[str, ...]:
+        """The ends of the class IRIs too broad to narrow by (routes.yaml broad_kinds, broad_categories)."""
+        return tuple(f"#{name}" for name in self.routes.get(key) or [])
+
     def say(self, message: str, **values: object) -> str:
         """One of the engine's messages (messages.yaml), in the person's voice."""
         return self.voice.say(self.messages[message], **values)

@@ -5,25 +5,22 @@ from __future__ import annotations
 from datetime import date
 
 from service.engine.catalog import CONCEPTS
-from service.engine.link import Mention, tokenize
+from service.engine.link import Mention
 from service.engine.retrieve import best_passage_for
 from service.engine.routes import (
     VERB,
     answer_limit,
-    broad,
     class_members,
     column_iris,
     cued_section,
     dated_labels,
     during_role,
     key_first,
-    kind_of_work_named,
     labels,
     month,
     months_spanned,
     names,
     plural,
-    role_named,
     say_in_order,
     say_ordinal,
     when,
@@ -38,24 +35,16 @@ WORK = f"{PF}Work"  # every work: the class "list her projects" asks for
 
 def pivot(st: State) -> bool:
     """A technology the graph lacks: say the graph lists no such work, and show what is used instead."""
-    if st.kind == "define" or (st.kind in ("navigate", "source") and st.entities) or st.has("describes"):
+    if st.q.kind == "define" or (st.q.kind in ("navigate", "source") and st.q.entities) or st.q.has("describes"):
         return False  # "sparqlette github": where to find a named work, not a question about GitHub; "the
         # Wi-Fi logger he built": a work described by its technology
-    absent = st.engine.absent_linker.link(st.plan.normalized)
-    if st.period is not None:  # "in spring 2024" is a period, not the Spring framework
-        lowered = st.plan.normalized.lower()
-        at = lowered.find(st.period.text)
-        inside = range(at, at + len(st.period.text)) if at >= 0 else range(0)
-        absent.mentions = [m for m in absent.mentions if m.start not in inside]
-    linked_spans = [(m.start, m.end) for m in st.linked.mentions]
-    absent.mentions = [m for m in absent.mentions  # a name of the graph wins over a technology of the same name
-                       if not any(a < m.end and m.start < b and (b - a) >= (m.end - m.start) for a, b in linked_spans)]
+    absent = st.q.absent  # not inside a period, nor where a name of the graph is
     if not absent.entities:  # a name in no lexicon, asked as a technology ("has she used Qdrant for search")
         unknown = _unknown_technology(st)
         return unknown is not None and _pivot_unknown(st, unknown)
     spans = [(m.start, m.end) for m in absent.mentions]
     # a skill linked inside an absent name ("js" in "Vue.js") is part of that name, not a skill she uses
-    outside = [m for m in st.linked.mentions if not any(a <= m.start and m.end <= b for a, b in spans)]
+    outside = [m for m in st.q.linked.mentions if not any(a <= m.start and m.end <= b for a, b in spans)]
     if any(st.engine.entities[i].kind == "skill" for m in outside for i in m.iris
            if len(m.iris) == 1 and i in st.engine.entities):  # fmt: skip
         return False
@@ -107,13 +96,13 @@ def _unknown_technology(st: State) -> str | None:
     """A name in no lexicon asked as a technology of the person's work ("has she used Qdrant", "any Gleam
     code"): a run of at most three words the site never uses, in a question with a technology cue
     (intents.yaml technology) and no work, role or organisation named. The words as the visitor wrote them."""
-    if not st.has("technology") or any(e.kind in ("work", "role", "organisation") for e in st.entities):
+    if not st.q.has("technology") or any(e.kind in ("work", "role", "organisation") for e in st.q.entities):
         return None
-    linked = [(m.start, m.end) for m in st.linked.mentions]
+    linked = [(m.start, m.end) for m in st.q.linked.mentions]
     run: list[tuple[int, int]] = []
-    for t in tokenize(st.plan.normalized):
+    for t in st.q.tokens:
         inside = any(a <= t.start < b for a, b in linked)
-        if not inside and len(t.word) >= 4 and not t.word.isdigit() and st.unknown_words([t.word]):
+        if not inside and len(t.word) >= 4 and not t.word.isdigit() and st.q.unknown_words([t.word]):
             if run and t.start - run[-1][1] > 1:
                 break  # one run only
             run.append((t.start, t.end))
@@ -121,7 +110,7 @@ def _unknown_technology(st: State) -> str | None:
             break
     if not run or len(run) > 3:
         return None
-    return st.plan.normalized[run[0][0] : run[-1][1]]
+    return st.q.span_text(run[0][0], run[-1][1])
 
 
 def _pivot_unknown(st: State, name: str) -> bool:
@@ -151,18 +140,18 @@ def _only_context(st: State, mentions: list[Mention]) -> bool:
     """A technology of the engine's catalogue (not one the owner listed) that the question only mentions as
     context: beside a named work, role or organisation ("is widgeteer-py on PyPI", "how does the route planner
     cope with noisy GPS"), or beside words the site never uses ("how tall is the Eiffel tower")."""
-    if any(e.kind in ("role", "organisation") for e in st.entities):
+    if any(e.kind in ("role", "organisation") for e in st.q.entities):
         return True
-    if any(e.kind == "work" for e in st.entities):  # "is Widget's front end written in React" asks of it
-        return not (st.kind == "stack" or st.has("technology"))
+    if any(e.kind == "work" for e in st.q.entities):  # "is Widget's front end written in React" asks of it
+        return not (st.q.kind == "stack" or st.q.has("technology"))
     spans = [(m.start, m.end) for m in mentions]
-    rest = [t.word for t in tokenize(st.plan.normalized) if not any(a <= t.start < b for a, b in spans)]
-    return bool(st.unknown_words(rest)) and not st.has("technology")  # "deployed on Kubernetes" asks of it
+    rest = st.q.words_outside(spans)
+    return bool(st.q.unknown_words(rest)) and not st.q.has("technology")  # "deployed on Kubernetes" asks of it
 
 
 def comparison(st: State) -> bool:
-    ents = st.entities
-    if not st.has("compare") or len(ents) < 2:
+    ents = st.q.entities
+    if not st.q.has("compare") or len(ents) < 2:
         return False
     groups = {"work": "work", "skill": "skill", "technique": "skill", "place": "place", "organisation": "place"}
     a, b = ents[0], ents[1]
@@ -217,9 +206,9 @@ def _first_sentence(text: str) -> str:
 
 
 def count(st: State) -> bool:
-    if not st.has("count") or st.period is not None:  # "how many games in 2020": the period route counts them
+    if not st.q.has("count") or st.q.period is not None:  # "how many games in 2020": the period route counts them
         return False
-    ents = st.entities
+    ents = st.q.entities
     if ents and all(e.kind in CONCEPTS for e in ents):
         e = ents[0]
         run = st.run("count", {"concept": e.iri})
@@ -235,7 +224,7 @@ def count(st: State) -> bool:
                st.read_query(run, str(n)))  # fmt: skip
         return True
     if all(e.kind == "person" for e in ents):  # "how many games has Ada made": the person is the subject
-        found = st.class_named()
+        found = st.q.class_named
         if found:
             return class_list(st, found, counting=True)
     return False
@@ -243,9 +232,9 @@ def count(st: State) -> bool:
 
 def ongoing(st: State) -> bool:
     """ "which of his projects are still active": the works begun with no end date (of the kind named, if any)."""
-    if not st.has("ongoing") or st.period is not None or st.kind in ("define", "contact", "navigate", "source"):
+    if not st.q.has("ongoing") or st.q.period is not None or st.q.kind in ("define", "contact", "navigate", "source"):
         return False
-    if any(e.kind != "person" for e in st.entities):
+    if any(e.kind != "person" for e in st.q.entities):
         return False  # "is Widgeteer still maintained": that work's own dates
     run = st.run("ongoing")
     iris, (one, many) = _of_kind_named(st, column_iris(run, "work"))
@@ -264,7 +253,7 @@ def ongoing(st: State) -> bool:
 def _of_kind_named(st: State, iris: list[str]) -> tuple[list[str], tuple[str, str]]:
     """Of these works, those of the kind of work the question names ("talks in 2022"), with the kind's names in
     lower case; all of them, as works, when it names none."""
-    kind = kind_of_work_named(st)
+    kind = st.q.kind_of_work
     if kind is None:
         return iris, ("work", "works")
     members, of_kind = class_members(st, kind)
@@ -275,31 +264,31 @@ def _of_kind_named(st: State, iris: list[str]) -> tuple[list[str], tuple[str, st
 
 
 def period(st: State) -> bool:
-    if st.kind in ("define", "explain", "contact", "navigate", "source", "stack"):
+    if st.q.kind in ("define", "explain", "contact", "navigate", "source", "stack"):
         return False
-    role = role_named(st)
-    if role is not None and st.period is None and (st.has("during") or st.kind in ("fact", "search", "list")):
+    role = st.q.role
+    if role is not None and st.q.period is None and (st.q.has("during") or st.q.kind in ("fact", "search", "list")):
         return during_role(st, role, of_kind_only=True)
-    if st.period is None:
+    if st.q.period is None:
         return False
-    outside = [t.word for t in tokenize(st.plan.normalized.lower().replace(st.period.text, " "))]
-    if not st.about_her() and any(w not in st.engine.accounted for w in outside):
+    outside = st.q.words_without(st.q.period.text)
+    if not st.q.about_her and any(w not in st.engine.accounted for w in outside):
         return False  # "who won the world cup in 2018?" names a year, not her work
-    start, end = st.period.iso()
+    start, end = st.q.period.iso()
     works = st.run("period", {"start": start, "end": end})
     roles = st.run("period_roles", {"start": start, "end": end})
     iris, (one, many) = _of_kind_named(st, column_iris(works, "work"))  # "talks in 2022"
     one, many = f"{one} was", f"{many} were"
     state = "active"
     for rule, field_name in (("began", "start"), ("ended", "end")):  # "what did he start in Q1 2020"
-        if st.has(rule):
+        if st.q.has(rule):
             iris = [i for i in iris if _dated_in(st, i, field_name, start, end)]
             state = "started" if rule == "began" else "finished"
             break
     common = st.engine.common_english  # "over the last 12 months" narrows nothing; "client projects" does
-    asked = tuple(w for w in st.ask() if st.engine.speller.english(w) < common)
+    asked = tuple(w for w in st.q.ask if st.engine.speller.english(w) < common)
     narrowed = [w.iri for w in described_among(st, iris, asked)] if asked and iris else []
-    every = tuple(st.ask())
+    every = tuple(st.q.ask)
     if not narrowed and iris and len(every) > 1 and every != asked:  # "over a single weekend in January 2021":
         narrowed = [w.iri for w in described_among(st, iris, every)]  # common words, but more than one, told
         narrowed = narrowed if len(narrowed) < len(iris) else []
@@ -309,8 +298,8 @@ def period(st: State) -> bool:
     st.listed = iris
     st.plan.route = "works_in_period"
     st.exact = True
-    span = when(st.period.start, st.period.end)
-    short = (st.period.end - st.period.start).days < int(st.engine.weights["dates"]["events_first_under"])
+    span = when(st.q.period.start, st.q.period.end)
+    short = (st.q.period.end - st.q.period.start).days < int(st.engine.weights["dates"]["events_first_under"])
     if state == "active" and short:  # "anything happen in March 2024": after the key works, what began, ended
         # or was given in it comes before what merely went on
         keys = [i for i in iris if st.engine.entities.get(i) and st.engine.entities[i].tier == 1]
@@ -333,7 +322,7 @@ def period(st: State) -> bool:
         st.listed = [*st.listed, *(r["role"].value for r in rows)]
     held = [r["role"].label or r["role"].value for r in rows]
     # "what was she doing in 2014": her roles first; and when no work was active, they are the answer
-    if held and state == "active" and (st.has("doing_then") or not iris):
+    if held and state == "active" and (st.q.has("doing_then") or not iris):
         cap = int(st.engine.weights["dates"]["roles_first"])
         st.listed = [*list(dict.fromkeys(r["role"].value for r in rows))[:cap], *st.listed]
     if held:
@@ -344,14 +333,14 @@ def period(st: State) -> bool:
 
 def _category_with(st: State) -> str | None:
     """A skill category named beside a kind of work, narrow enough to list by ("languages", not "tools")."""
-    too_broad = broad(st, "broad_categories")
-    return next((iri for iri, k in st.classes_named() if k == "category" and not iri.endswith(too_broad)), None)
+    too_broad = st.engine.broad("broad_categories")
+    return next((iri for iri, k in st.q.classes_named if k == "category" and not iri.endswith(too_broad)), None)
 
 
 def _kind_with(st: State) -> str | None:
     """A kind of work named beside a skill category, narrow enough to list by ("games", not "projects")."""
-    too_broad = broad(st, "broad_kinds")
-    return next((iri for iri, k in st.classes_named() if k == "class" and not iri.endswith(too_broad)), None)
+    too_broad = st.engine.broad("broad_kinds")
+    return next((iri for iri, k in st.q.classes_named if k == "class" and not iri.endswith(too_broad)), None)
 
 
 def _dated_in(st: State, iri: str, field_name: str, start: str, end: str) -> bool:
@@ -364,8 +353,8 @@ def _dated_in(st: State, iri: str, field_name: str, start: str, end: str) -> boo
 def all_works(st: State) -> bool:
     """ "list her projects", "his oldest project": every work, when the question names a kind too broad to
     narrow by and asks nothing more of it (tried late, after the routes that read such words otherwise)."""
-    found = st.class_named()
-    if found is None or not found[0].endswith(broad(st, "broad_kinds")) or st.entities or st.ask():
+    found = st.q.class_named
+    if found is None or not found[0].endswith(st.engine.broad("broad_kinds")) or st.q.entities or st.q.ask:
         return False
     return class_list(st, (WORK, "class"))
 
@@ -373,8 +362,8 @@ def all_works(st: State) -> bool:
 def _other_class(st: State, iri: str) -> str | None:
     """A second kind of work the question names besides `iri` ("key works" and "hardware"), none too broad to
     narrow by (routes.yaml broad_kinds: "hardware projects" names no second kind in "projects")."""
-    for other, kind in st.classes_named():
-        if kind == "class" and other != iri and not other.endswith(broad(st, "broad_kinds")):
+    for other, kind in st.q.classes_named:
+        if kind == "class" and other != iri and not other.endswith(st.engine.broad("broad_kinds")):
             return other
     return None
 
@@ -399,12 +388,12 @@ def _of_two_classes(st: State, first: str, second: str, *, counting: bool) -> bo
 
 
 def class_list(st: State, found: tuple[str, str] | None = None, *, counting: bool = False) -> bool:
-    at = [e for e in st.entities if e.kind != "person"]  # "talks she gave at the Widget Meetup"
+    at = [e for e in st.q.entities if e.kind != "person"]  # "talks she gave at the Widget Meetup"
     if found is None:
         if any(e.kind not in ("organisation", "place") for e in at):
             return False
-        found = st.class_named()
-        if found is None or found[0].endswith(broad(st, "broad_kinds")):
+        found = st.q.class_named
+        if found is None or found[0].endswith(st.engine.broad("broad_kinds")):
             return False
     iri, kind = found
     if kind == "class" and (category := _category_with(st)) is not None:
@@ -424,14 +413,14 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
         st.plan.route = "class_list"
         ref = st.read_query(run, ", ".join(labels(st, iris[:10])))
         named = {t for e in at for t in terms(e.label) if t not in st.engine.stopwords}
-        words = (*st.ask(), *sorted(named))
+        words = (*st.q.ask, *sorted(named))
         narrowed = described_among(st, iris, tuple(dict.fromkeys(words))) if not counting else []
         # "talks at the Widget Meetup": those whose description names the place or organisation, all of it
         narrowed = [w for w in narrowed if named <= set(terms(f"{w.label} {w.description}"))]
         if narrowed:  # "his talk at Widgetconf", "the workshop at the makerspace": the ones so described
             st.listed = [w.iri for w in narrowed] + [x.iri for x in at]  # then the place or organisation named
             st.listed += [i for i in iris if i not in st.listed]
-            if len(narrowed) > 1 or st.has("count"):  # "how many talks at the meetup": the number first
+            if len(narrowed) > 1 or st.q.has("count"):  # "how many talks at the meetup": the number first
                 st.say(f"{plural(len(narrowed), label.lower(), many.lower())} so described: "
                        f"{names(labels(st, st.listed[: len(narrowed)]), answer_limit(st))}.", ref)  # fmt: skip
                 first = say_ordinal(st, st.listed[: len(narrowed)], ref)  # "his first jam game": the one begun first
@@ -443,7 +432,7 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
             cued = cued_section(st, e.name) if len(narrowed) == 1 else None
             if cued is not None:  # "what was the problem with the workshop kit": its section on what went wrong
                 st.say(cued.passage.text, st.read_passage(cued))
-            if st.has("time") and e.start:  # "the bat detector workshop: where and when?"
+            if st.q.has("time") and e.start:  # "the bat detector workshop: where and when?"
                 began = date.fromisoformat(e.start[:10])
                 finished = date.fromisoformat(e.end[:10]) if e.end else began
                 st.say(f"{e.display} is dated {when(began, finished)}.", st.read_entity(e, facts))
@@ -452,7 +441,7 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
             st.rollback(mark)
             return False
         st.say(f"The graph lists {plural(len(iris), label.lower(), many)}.", ref)
-        ordered = say_in_order(st, iris, ref) if st.has("in_order") else []  # "list her games in order"
+        ordered = say_in_order(st, iris, ref) if st.q.has("in_order") else []  # "list her games in order"
         if ordered:
             st.listed = ordered
         elif iris:
@@ -501,7 +490,7 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
 
 
 def with_all(st: State) -> bool:
-    concepts = [e for e in st.entities if e.kind in CONCEPTS]
+    concepts = [e for e in st.q.entities if e.kind in CONCEPTS]
     if len(concepts) < 2:
         return False
     if len(concepts) == 2:
@@ -524,10 +513,10 @@ def with_all(st: State) -> bool:
 
 
 def concept_works(st: State) -> bool:
-    ents = st.entities
-    if not ents or ents[0].kind not in CONCEPTS or st.unknown_rest():
+    ents = st.q.entities
+    if not ents or ents[0].kind not in CONCEPTS or st.q.unknown_rest:
         return False
-    if st.kind == "stack" and any(e.kind == "work" for e in ents):
+    if st.q.kind == "stack" and any(e.kind == "work" for e in ents):
         return False  # "which game audio middleware does Widget work with": the work's stack, not the theme's works
     e = ents[0]
     candidate = st.engine.routes["candidates"].get(e.kind)
@@ -537,7 +526,7 @@ def concept_works(st: State) -> bool:
     iris = column_iris(run, "work")
     if not iris:
         return False
-    kind = kind_of_work_named(st)
+    kind = st.q.kind_of_work
     noun = ("work", "works")
     if kind is not None:
         _, members = class_members(st, kind)  # "the talk on forward chaining": the talks among its works
@@ -549,7 +538,7 @@ def concept_works(st: State) -> bool:
     st.plan.route = "concept_works"
     st.exact = True
     verb = VERB.get(e.kind, "use")
-    if st.kind == "entity" and e.description and not e.has_article:  # "tell me about X": what X is, first
+    if st.q.kind == "entity" and e.description and not e.has_article:  # "tell me about X": what X is, first
         st.say_account(e)
     ref = st.read_query(run, ", ".join(labels(st, iris[:10])))
     among = key_first(st, iris)
@@ -558,9 +547,9 @@ def concept_works(st: State) -> bool:
     only = st.engine.entities.get(iris[0]) if len(iris) == 1 else None
     if only is not None and only.description:  # "how does he use BLE": the one work, in its own words
         st.say_account(only)
-    if e.has_article and st.kind in ("explain", "search", "entity"):
+    if e.has_article and st.q.kind in ("explain", "search", "entity"):
         weights = st.engine.weights["article"]
-        hit = best_passage_for(st.engine.passages, e.name, st.terms, st.engine.synonyms, weights)
+        hit = best_passage_for(st.engine.passages, e.name, st.q.terms, st.engine.synonyms, weights)
         if hit is not None:
             st.say(hit.passage.text, st.read_passage(hit))
     return True

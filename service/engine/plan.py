@@ -9,13 +9,12 @@ Pure and deterministic: given the KB and `today`, the same question gives the sa
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import date
 from urllib.parse import quote
 
-from rapidfuzz.distance import Levenshtein
-
-from service.engine import about, career, context, lists, relations, routes, texts, two
+from service.engine import about, career, lists, relations, routes, texts, two
+from service.engine.analyse import Analyser
 from service.engine.answer import compose
 from service.engine.catalog import CONCEPTS
 from service.engine.complete import complete
@@ -23,32 +22,17 @@ from service.engine.confidence import Scale, decide
 from service.engine.engine import Engine
 from service.engine.fuse import fuse
 from service.engine.intents import contains, interpret
-from service.engine.link import Linked, tokenize
 from service.engine.model import Plan, Result
 from service.engine.resources import resources_for
-from service.engine.retrieve import search_articles
 from service.engine.state import State
 from service.engine.trace import Trace, branch_name, trace_passed
-from service.text import query_terms, stem
-from service.text import words as words_of
-
-MAX_QUESTION = 500
 
 
 class Planner:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        # the person's names ask nothing by themselves: "Ada Example career history" is "career history"
-        names = {w for n in engine.voice.names for w in n.split()}
-        self.filler = set(engine.intents.filler) | set(engine.stopwords) | engine.neutral | names
-        self.answer_filler = self.filler | engine.intents.answer_filler
+        self.analyser = Analyser(engine)
         self.thing_words = {w for p in engine.thing_alone_phrases for w in p}
-        # each authored question phrase -> (the item's place in the file, its key): the first item wins
-        self.authored_phrases: dict[tuple[str, ...], tuple[int, str]] = {}
-        for n, item in enumerate(engine.authored):
-            for phrase in item.phrases:
-                self.authored_phrases.setdefault(phrase, (n, item.key))
-        self.longest_authored = max((len(p) for p in self.authored_phrases), default=0)
         # routes whose own cue words or authored phrases are the whole question, or that answer "no"
         self.unchecked = {"pivot", "ambiguous", "comparison", "lexicon_definition", "about", "recent", "career",
                           "skills", "key_works", "dates", "relation", "fact"}  # fmt: skip
@@ -61,45 +45,14 @@ class Planner:
         `joined` when `previous` was asked in the same question (the first of two questions in one)."""
         started = time.perf_counter()
         today = today or date.today()
-        text = " ".join(question.split())[:MAX_QUESTION]
-        plan = Plan(question=question, normalized=text)
-        preface = self.engine.intents.preface
-        text = preface.sub("", text, count=1) if preface is not None else text
+        plan = Plan(question=question, normalized=question)
         if isinstance(previous, str):
             previous = self.plan(previous, today=today) if previous.strip() else None
         plan.previous = previous.question if previous else None
         tr = plan.trace = Trace() if trace else None
-
-        normalized, corrections = self._correct(text)
-        plan.corrections = corrections
-        if tr is not None:
-            for was, now in corrections:
-                how = "shorthand" if was in self.engine.shorthand else "spelling"
-                edits = Levenshtein.distance(was.lower(), now.lower())
-                tr.add("spelling", f"“{was}” read as “{now}” ({how}, {edits} edit{'s' if edits != 1 else ''})",
-                       original=was, corrected=now, how=how, distance=edits)  # fmt: skip
-        shortened = self._shortcut(normalized)
-        if tr is not None and shortened != normalized:
-            tr.add("shorthand", f"“{normalized}” is a shortcut for “{shortened}”", question=shortened)
-        normalized = shortened
-        if previous is not None:
-            resolved = context.resolve(self.engine, normalized, previous, today, joined)
-            if tr is not None:
-                tr.add("context", f"after “{previous.question}”, read as “{resolved}”" if resolved != normalized
-                       else f"after “{previous.question}”: read on its own", previous=previous.question,
-                       question=resolved)  # fmt: skip
-            normalized = resolved
-        plan.normalized = normalized
-        apart = self.engine.apart.find(normalized, self.engine.linker, self._described_apart)
-        if apart is not None:  # "apart from Widgeteer, which tools are in Rust": read without it, as shown
-            plan.normalized = apart.text
-            if tr is not None:
-                tr.add("apart", f"“{apart.said}” sets apart {', '.join(self._label(i) for i in sorted(apart.iris))}: "
-                       f"read as “{apart.text}”, without it in the lists", said=apart.said,
-                       entities=sorted(apart.iris))  # fmt: skip
-
-        st = self._understand(plan, today)
-        st.excluded = apart.iris if apart is not None else frozenset()
+        q = self.analyser.analyse(plan, previous, today, tr, joined)
+        normalized = plan.normalized
+        st = State(engine=self.engine, plan=plan, q=q, trace=tr)
         self._dispatch(st)
         self._finish(st)
         plan.normalized = normalized
@@ -139,170 +92,33 @@ class Planner:
             both.trace.extend([*(first.trace or ()), *((second.trace or ()) if second else ())])
         return both
 
-    def _described_apart(self, words: tuple[str, ...], rest: str, opening: bool) -> frozenset[str]:
-        """What words a question sets apart stand for when they name nothing: a kind of work other than the one
-        the rest of the question asks about ("other than her papers"), its works; else the one work, of the kind
-        asked about if any, whose names and the first sentence of its description hold every word ("how many
-        talks has he given, not counting the workshop": the talk that is a workshop), or every one of that kind
-        when the words end in a plural ("the workshops") or open the question ("leaving coursework aside, ...":
-        every work so described, where "tell wind apart from calls" sets nothing apart)."""
-        engine = self.engine
-        said = [t.word for t in tokenize(rest)]
-        asked = next((v[0] for k, v in engine.classes_longest_first if v[1] == "class" and contains(said, k)), None)
-        kind = engine.classes.get(words)
-        if kind is not None and kind[1] == "class" and kind[0] != asked:
-            return frozenset(self._members(kind[0]))
-        content = {stem(w) for w in words if w not in engine.stopwords}
-        among = self._members(asked) if asked is not None else [e.iri for e in engine.entities.values()
-                                                                  if e.kind == "work"]  # fmt: skip
-        holders = [i for i in among if content <= texts.what_it_is(engine.entities[i])] if content else []
-        # "talks ..., excluding the workshops": every one of the kind asked so described ("tell wind apart from
-        # calls" asks of no kind)
-        plural = asked is not None and words[-1] != stem(words[-1]) and words[-1].endswith("s")
-        return frozenset(holders) if len(holders) == 1 or plural or (opening and holders) else frozenset()
-
-    def _members(self, kind: str) -> list[str]:
-        local = kind.rsplit("#", 1)[-1]
-        return [e.iri for e in self.engine.entities.values() if local in e.classes]
-
-    def _label(self, iri: str) -> str:
-        e = self.engine.entities.get(iri)
-        return e.label if e is not None else iri
-
     def understand(self, plan: Plan, today: date) -> State:
         """What the engine read in a planned question (its names, words, period), for reports on it."""
-        return self._understand(plan, today)
-
-    # ------------------------------------------------------------------ preprocessing
-
-    def _correct(self, text: str) -> tuple[str, list[tuple[str, str]]]:
-        out, corrections, last = [], [], 0
-        shorthand = self.engine.shorthand
-        for token in tokenize(text):
-            if "://" in text[max(0, token.start - 8) : token.start + 3]:
-                continue
-            around = text[max(0, token.start - 1) : token.start] + text[token.end : token.end + 1]
-            if token.original in shorthand and not any(c in "-.'" for c in around):
-                fixed: str | None = shorthand[token.original]  # "wat" -> "what", written on its own in lower case
-            else:
-                fixed = self.engine.speller.correct(token.word)
-            if fixed is None:
-                continue
-            if token.original[:1].isupper():
-                fixed = fixed[:1].upper() + fixed[1:]
-            out.append(text[last : token.start] + fixed)
-            last = token.end
-            corrections.append((token.original, fixed))
-        out.append(text[last:])
-        return "".join(out), corrections
-
-    def _shortcut(self, text: str) -> str:
-        key = tuple(t.word for t in tokenize(text))
-        return self.engine.shortcuts.get(key, text)
-
-    def _understand(self, plan: Plan, today: date) -> State:
-        engine = self.engine
-        linked = engine.linker.link(plan.normalized)
-        asked = words_of(plan.normalized)
-        if linked.skipped and not linked.mentions and self._name_may_be_meant(asked, linked.skipped):
-            linked = self._meant_after_all(plan, linked)
-        words = [t.word for t in tokenize(plan.normalized)]
-        cue = _without_phrases([t.word for t in tokenize(linked.rest)], engine.neutral_phrases)  # "on record"
-        person = engine.by_name.get(engine.kb.site.person)
-        names = [(m.start, m.end) for m in linked.mentions if not (person and m.iris == [person.iri])]
-        # cue words are read outside the names of things: "hearing health" names a theme, not a private matter,
-        # and "Kattegat University" a university, not a question about studies
-        said = [t.word for t in tokenize(plan.normalized) if not any(a <= t.start < b for a, b in names)]
-        st = State(engine=engine, plan=plan, today=today, words=words, linked=linked, cue=cue, said=said,
-                   trace=plan.trace)  # fmt: skip
-        authored = self._authored(words)
-        about = authored is not None and any(a.key == authored and a.group == "about" for a in engine.authored)
-        cue = _outside_kinds(cue, engine.classes_longest_first)  # for the kind of question only
-        st.kind, rule, read = engine.intents.decide(words, cue, st.linked_kinds(), authored=about,
-                                                    linked_any=bool(st.entities))  # fmt: skip
-        st.authored_key = authored
-        st.period = engine.dates.parse(plan.normalized, today)
-        if st.period:
-            plan.period = st.period.iso()
-        st.terms = query_terms(plan.normalized, engine.search_stopwords)
-        plan.search_terms = list(st.terms)
-        plan.expansions = sorted({s for t in st.terms for s in engine.synonyms.get(t, ())} - set(st.terms))
-        plan.intent = st.kind
-        plan.ambiguous = [(m.text, m.iris) for m in linked.ambiguous]
-        if st.trace is not None:
-            trace_understanding(st, rule, read)
-        return st
-
-    def _name_may_be_meant(self, asked: list[str], skipped: list[str] | None = None) -> bool:
-        """Whether the question is one where a name read as a word may be meant after all: one asking a kind of
-        thing ("what triple store does widgeteer run on"), one whose only word beyond its cues is that one name ("is
-        widgeteer still being worked on"), one asking an amount other than a count ("how much faster did widgeteer
-        get"), or a how, why or stack question ("what tech stack is widgeteer built on") that is no count."""
-        intents = self.engine.intents
-        if any(contains(asked, key) for key, _ in self.engine.classes_longest_first):
-            return True
-        rest = {w for w in asked if w not in self.filler and w not in self.engine.accounted}
-        if skipped and len(skipped) == 1 and rest and rest <= set(words_of(skipped[0])):
-            return True  # "is widgeteer still being worked on": the word is all the question asks about
-        asks_how = any(w in intents.sections for w in asked) or intents.has("stack", asked)
-        amount = self.engine.quantities.asked(asked, self.engine.amount_skipped, self.engine.synonyms)
-        if amount is not None and amount.kind != self.engine.quantities.counted:
-            return True  # "how much faster did widgeteer get": an amount of something, not a count
-        return asks_how and not intents.has("count", asked)
-
-    def _meant_after_all(self, plan: Plan, linked: Linked) -> Linked:
-        """In a how or why question, or one asking a kind of thing ("what triple store does widgeteer run on"), a
-        name read as an ordinary word ("why doesnt widgeteer run on the gpu") is the name after all when its own
-        article is one of those that hold the question best: linked as if capitalised."""
-        engine = self.engine
-        hits = search_articles(engine.passages, query_terms(plan.normalized, engine.search_stopwords),
-                               engine.synonyms, engine.weights["article"], limit=3)  # fmt: skip
-        if not hits:
-            return linked
-        share = float(engine.weights["article"]["meant_as_name_share"])
-        near_best = {h.article for h in hits if h.score >= share * hits[0].score}
-        text = plan.normalized
-        for word in linked.skipped:
-            owners = [e for i in engine.linker.link(word, strict=False).entities if (e := engine.entities.get(i))]
-            if len(owners) == 1 and owners[0].name in near_best:
-                at = text.find(word)
-                text = text[:at] + word[:1].upper() + word[1:] + text[at + len(word) :]
-        return linked if text == plan.normalized else engine.linker.link(text)
-
-    def _authored(self, words: list[str]) -> str | None:
-        """The answer whose question the words are, but for filler: the first item in the file's order."""
-        best: tuple[int, str] | None = None
-        for n in range(1, min(len(words), self.longest_authored) + 1):
-            for at in range(len(words) - n + 1):
-                found = self.authored_phrases.get(tuple(words[at : at + n]))
-                if found is None or (best is not None and best[0] <= found[0]):
-                    continue
-                if all(w in self.answer_filler for w in words[:at] + words[at + n :]):
-                    best = found
-        return best[1] if best else None
+        q = self.analyser.read(plan.question, plan.normalized, today)
+        return State(engine=self.engine, plan=Plan(question=plan.question, normalized=plan.normalized), q=q)
 
     # ----------------------------------------------------------------------- branches
 
     def _dispatch(self, st: State) -> None:
         if (reason := self._refused(st)) is not None:
             if st.trace is not None:
-                found = self.engine.private.first(st.said) if st.plan.route == "private" else None
+                found = self.engine.private.first(st.q.said) if st.plan.route == "private" else None
                 why = f"it asks “{' '.join(found)}”, a private matter" if found else reason
                 st.trace.add("branch", f"declined before any branch (route {st.plan.route}): {why}",
                              route=st.plan.route, reason=why)  # fmt: skip
             return
-        if st.linked.ambiguous and not st.entities:
+        if st.q.linked.ambiguous and not st.q.entities:
             routes.ambiguous(st)
             if st.trace is not None:
                 st.trace.add("branch", "only ambiguous names: the candidates are offered", route=st.plan.route)
             return
-        key = st.authored_key
+        key = st.q.authored_key
 
         def authored_answer(s: State) -> bool:
             return key is not None and about.authored(s, key)
 
         def contact_or_recent(s: State) -> bool:
-            return s.kind in ("contact", "recent") and about.authored(s, s.kind)
+            return s.q.kind in ("contact", "recent") and about.authored(s, s.q.kind)
         order: list[Callable[[State], bool]] = [
             lists.pivot,
             lists.comparison,
@@ -353,7 +169,7 @@ class Planner:
                            branch=branch_name(branch), answered=True, kept=True, route=st.plan.route)  # fmt: skip
                 return
             if tr is not None:
-                missed = [f"a stated {kind}" for kind in self._unstated(st)] or st.ask()
+                missed = [f"a stated {kind}" for kind in self._unstated(st)] or list(st.q.ask)
                 tr.add("branch", f"{branch_name(branch)} answered (route {st.plan.route}) but is undone: the answer "
                        f"does not speak to “{' '.join(missed)}”", branch=branch_name(branch), answered=True,
                        kept=False, route=st.plan.route, unaddressed=missed)  # fmt: skip
@@ -362,7 +178,7 @@ class Planner:
         # migrated from what?" is answered by "moved the catalogue from X to Y"): said, as weak
         mark = st.checkpoint()
         # not for a yes or a no ("is Widgeteer on the app store"), nor with a word the site never uses ("iphone")
-        if st.has("asks_what") and not st.unknown_rest() and texts.named_work_passage(st):
+        if st.q.has("asks_what") and not st.q.unknown_rest and texts.named_work_passage(st):
             if not self._unstated(st):
                 st.near = True
                 if tr is not None:
@@ -382,32 +198,32 @@ class Planner:
         Widgeteer kit" is no question for the kit's overview."""
         text = " ".join(sentence for sentence, _ in st.draft.sentences)
         unstated = [kind for kind, (asked, form) in self.engine.stated_as.items()
-                    if asked.found_in(st.said) and not form.search(text)]  # fmt: skip
-        amounts, amount = self.engine.quantities, st.amount()
-        if amounts.owed(amount, st.class_words()) and amount and not amounts.states(text, amount):
+                    if asked.found_in(st.q.said) and not form.search(text)]  # fmt: skip
+        amounts, amount = self.engine.quantities, st.q.amount
+        if amounts.owed(amount, st.q.class_words) and amount and not amounts.states(text, amount):
             unstated.append(amount.kind)
         return unstated
 
     def _refused(self, st: State) -> str | None:
         """Private matters always, opinions and chit-chat when nothing the site knows is named: why the question
         is declined (said in the trace), or None."""
-        if self.engine.private.found_in(st.said) or self._private_topic(st):
+        if self.engine.private.found_in(st.q.said) or self._private_topic(st):
             st.plan.route = "private"
             return "a private matter"
-        if self.engine.opinion.found_in(st.said):
+        if self.engine.opinion.found_in(st.q.said):
             st.plan.route = "off_topic"
             return "it asks for an opinion"
-        if st.out_of_scope():
+        if st.q.out_of_scope:
             st.plan.route = "off_topic"
-            unknown = ", ".join(st.unknown_words(st.words))
+            unknown = ", ".join(st.q.unknown_words(st.q.words))
             return f"it names nothing the site knows and uses words it never uses ({unknown})"
-        if all(e.kind == "person" for e in st.entities) and self.engine.unnamed_opinion.found_in(st.said):
+        if all(e.kind == "person" for e in st.q.entities) and self.engine.unnamed_opinion.found_in(st.q.said):
             # "what does Ada think about remote work": the owner named, and nothing the site knows
             st.plan.route = "off_topic"
             return "it asks what the person thinks of something the site does not cover"
-        general = bool(st.entities) and all(e.kind in CONCEPTS for e in st.entities)
-        about_thing = any(st.has(r) for r in self.engine.thing_alone) or any(
-            contains(st.said, p) for p in self.engine.thing_alone_phrases
+        general = bool(st.q.entities) and all(e.kind in CONCEPTS for e in st.q.entities)
+        about_thing = any(st.q.has(r) for r in self.engine.thing_alone) or any(
+            contains(st.q.said, p) for p in self.engine.thing_alone_phrases
         )
         tied = self._tied(st, self.thing_words)
         if general and about_thing and not tied and not texts.held_beyond_names(st):
@@ -421,13 +237,13 @@ class Planner:
             return "it asks about an organisation or place itself, not about the person"
         # a task or an everyday topic, naming at most places and general things ("write me a Python function",
         # "a restaurant in Berlin"), with no word tying it to her beyond the phrase itself
-        matched = [p for p in self.engine.unnamed_refusals if contains(st.said, p)]
+        matched = [p for p in self.engine.unnamed_refusals if contains(st.q.said, p)]
         if matched:
-            portfolio = [e for e in st.entities if e.kind != "place" and e.kind not in CONCEPTS]
+            portfolio = [e for e in st.q.entities if e.kind != "place" and e.kind not in CONCEPTS]
             # tied to her, and naming something or held by one of her passages ("what pool depth did the paper
             # recommend"): a question about her work
             tied = self._tied(st, {w for p in matched for w in p})
-            if not portfolio and not (tied and (st.entities or texts.held_beyond_names(st))):
+            if not portfolio and not (tied and (st.q.entities or texts.held_beyond_names(st))):
                 st.plan.route = "off_topic"
                 return f"a task or everyday topic (“{' '.join(matched[0])}”)"
         return None
@@ -436,40 +252,40 @@ class Planner:
         """A private topic ("birthplace", "street", "mobile") asked about the person: a word tying the question
         to them, and no work, role or organisation named that the word could be about ("the street lamp game")."""
         topics = self.engine.private_topics
-        if not topics or not any(w in topics for w in st.said):
+        if not topics or not any(w in topics for w in st.q.said):
             return False
-        if any(e.kind in ("work", "role", "organisation") for e in st.entities):
+        if any(e.kind in ("work", "role", "organisation") for e in st.q.entities):
             return False
-        return any(w in self.engine.person_words for w in st.said) or any(e.kind == "person" for e in st.entities)
+        return any(w in self.engine.person_words for w in st.q.said) or any(e.kind == "person" for e in st.q.entities)
 
     def _tied(self, st: State, own: set[str]) -> bool:
         """A word tying the question to her or her work ("she", "projects"), other than the words of the phrase
         being judged ("created" in "who created")."""
-        return any(w in self.engine.intents.topic_words and w not in own for w in st.words)
+        return any(w in self.engine.intents.topic_words and w not in own for w in st.q.words)
 
     def _unpublished(self, st: State) -> bool:
         """A kind of fact the portfolio never publishes (a price, an opening time, instructions, a task),
         asked with nothing tying it to her or her works (abstain.yaml unpublished_kinds)."""
-        if any(w in self.engine.person_words for w in st.words):
+        if any(w in self.engine.person_words for w in st.q.words):
             return False
-        if any(e.kind in ("work", "role", "person") for e in st.entities):
+        if any(e.kind in ("work", "role", "person") for e in st.q.entities):
             return False
-        return self.engine.unpublished.found_in(st.said)
+        return self.engine.unpublished.found_in(st.q.said)
 
     def _about_a_third_party(self, st: State, tied: bool) -> bool:
         """Only organisations or places named, nothing tying the question to her, and something asked beyond
         the names that no excepted intent covers: a question about the third party (abstain.yaml)."""
         spec = self.engine.third_party
         kinds = set(spec.get("kinds") or [])
-        if not st.entities or tied or any(e.kind not in kinds for e in st.entities) or st.kind == "entity":
+        if not st.q.entities or tied or any(e.kind not in kinds for e in st.q.entities) or st.q.kind == "entity":
             return False
-        if any(st.has(rule) for rule in spec.get("except") or []) or st.authored_key is not None:
+        if any(st.q.has(rule) for rule in spec.get("except") or []) or st.q.authored_key is not None:
             return False
-        if any(contains(st.said, key) for key, _ in self.engine.relations):  # "which university is it part of"
+        if any(contains(st.q.said, key) for key, _ in self.engine.relations):  # "which university is it part of"
             return False
-        if self.engine.absent_linker.link(st.plan.normalized).mentions:
+        if st.q.absent_named.mentions:
             return False  # "was any of the Acme stuff in Scala": a technology she may lack, asked of her work there
-        asked = tuple(st.ask())
+        asked = tuple(st.q.ask)
         # "the map showing which Lisbon stops are wheelchair friendly": what is asked describes one of her works
         return bool(asked) and not (len(asked) > 1 and texts.describes_a_work(st, asked))
 
@@ -477,14 +293,14 @@ class Planner:
 
     def _finish(self, st: State) -> None:
         engine, plan = self.engine, st.plan
-        ents = st.entities
+        ents = st.q.entities
         main = engine.entities.get(st.subject or "") or next((e for e in ents if e.iri in st.listed),
                                                              ents[0] if ents else None)  # fmt: skip
         if main is None and st.listed and plan.route in ("passage", "explain", "entity", "definition"):
             main = engine.entities.get(st.listed[0])
         plan.entity = main.iri if main else None
-        bare_work = bool(ents and ents[0].kind == "work" and len(st.linked.mentions) == 1 and not st.cue)
-        it = interpret(st.kind, st.words, counting=st.has("count"), bare_work=bare_work and st.kind == "entity",
+        bare_work = bool(ents and ents[0].kind == "work" and len(st.q.linked.mentions) == 1 and not st.q.cue)
+        it = interpret(st.q.kind, st.q.words, counting=st.q.has("count"), bare_work=bare_work and st.q.kind == "entity",
                        named=bool(ents))  # fmt: skip
         if plan.route == "comparison":
             it = type(it)("compare", "compare")
@@ -495,8 +311,8 @@ class Planner:
         plan.results = self._results(st, it.task)
         # said, on the reading the answer rests on, of those set apart that its queries returned ("other than
         # libraries": the libraries in Rust, not every library)
-        read = {c.value for run in plan.sparql for row in run.rows for c in row.values()} if st.excluded else set()
-        left = sorted(self._label(i) for i in st.excluded if i in read or len(st.excluded) == 1)
+        read = {c.value for run in plan.sparql for row in run.rows for c in row.values()} if st.q.excluded else set()
+        left = sorted(self.analyser._label(i) for i in st.q.excluded if i in read or len(st.q.excluded) == 1)
         if left and st.draft.sentences:
             st.draft.say(engine.say("set_apart", names=routes.names(left, 8)), *st.draft.sentences[0][1])
         complete(st)
@@ -504,7 +320,7 @@ class Planner:
         text_routes = ("passage", "described", "explain")
         support = st.support if plan.route in text_routes and st.support else 1.0
         # named only if the text is about something the question named
-        named = (bool(st.listed) and st.listed[0] in st.linked.entities) if plan.route in text_routes else bool(ents)
+        named = (bool(st.listed) and st.listed[0] in st.q.linked.entities) if plan.route in text_routes else bool(ents)
         plan.confidence = decide(
             ambiguous=plan.route == "ambiguous",
             exact_route=st.exact,
@@ -512,7 +328,7 @@ class Planner:
             named=named,
             support=support,
             strong_support=float(engine.weights["confidence"]["strong_support"]),
-            terms=len(st.terms),
+            terms=len(st.q.terms),
             strong_min_terms=int(engine.weights["confidence"]["strong_min_terms"]),
             scale=Scale.of(engine.weights["confidence"].get("scores")),
             hedged=st.near,
@@ -524,9 +340,9 @@ class Planner:
                          f"{'an exact route' if st.exact else 'not an exact route'}, "
                          f"{'answered' if plan.answer else 'no answer'}, {'named' if named else 'not named'}, "
                          f"support {support:.2f} (strong from {engine.weights['confidence']['strong_support']}), "
-                         f"{len(st.terms)} search words", level=c.level, score=c.score, exact=st.exact,
+                         f"{len(st.q.terms)} search words", level=c.level, score=c.score, exact=st.exact,
                          answered=plan.answer is not None, named=named, support=round(support, 3),
-                         terms=len(st.terms))  # fmt: skip
+                         terms=len(st.q.terms))  # fmt: skip
         if plan.confidence.level == "none":
             plan.answer = None
             email = engine.kb.site.contact_email
@@ -542,18 +358,18 @@ class Planner:
         if st.listed:
             ranked = [(iri, 1.0 / (n + 1)) for n, iri in enumerate(dict.fromkeys(st.listed))]
         else:
-            lists: dict[str, list[str]] = {"linked": st.linked.entities, "wiki": []}
+            lists: dict[str, list[str]] = {"linked": st.q.linked.entities, "wiki": []}
             for h in st.hits:
                 if h.article in engine.by_name:
                     lists["wiki"].append(engine.by_name[h.article].iri)
-            concepts = [e for e in st.entities if e.kind in CONCEPTS]
+            concepts = [e for e in st.q.entities if e.kind in CONCEPTS]
             if concepts and st.plan.route not in ("empty", "private", "off_topic"):
                 candidate = engine.routes["candidates"].get(concepts[0].kind)
                 if candidate:
                     run = st.run(candidate["query"], {candidate["param"]: concepts[0].iri})
                     lists["graph"] = [r["work"].value for r in run.rows if "work" in r]
             fusion = engine.weights["fusion"]
-            weights = fusion["weights"][fusion.get("kinds", {}).get(st.kind, "search")]
+            weights = fusion["weights"][fusion.get("kinds", {}).get(st.q.kind, "search")]
             factors = {int(k): float(v) for k, v in fusion["tier_factor"].items()}
             ranked = fuse(lists, weights, tiers, factors, int(fusion["k"]))
             if st.trace is not None and st.plan.route not in ("private", "off_topic", "empty"):
@@ -566,7 +382,7 @@ class Planner:
         if st.plan.route in ("private", "off_topic", "empty"):
             ranked = []
         out = []
-        for iri, score in [(i, v) for i, v in ranked if i not in st.excluded][:limit]:
+        for iri, score in [(i, v) for i, v in ranked if i not in st.q.excluded][:limit]:
             e = engine.entities.get(iri)
             if e is None:
                 continue
@@ -574,64 +390,3 @@ class Planner:
             out.append(Result(e.iri, e.label, e.type, e.tier, score, resources, primary))
         return out
 
-
-def _without_phrases(cue: list[str], phrases: tuple[tuple[str, ...], ...]) -> list[str]:
-    """The cue words without every occurrence of the phrases (longest first): "the earliest talk on record"."""
-    out = list(cue)
-    for phrase in phrases:
-        n = len(phrase)
-        i = 0
-        while i + n <= len(out):
-            if tuple(out[i : i + n]) == phrase:
-                del out[i : i + n]
-            else:
-                i += 1
-    return out
-
-
-def _outside_kinds(cue: list[str], kinds: list[tuple[tuple[str, ...], tuple[str, str]]]) -> list[str]:
-    """The cue words outside the names of kinds of work of several words: "consulting projects" names a kind
-    of work, not a question about consulting her."""
-    out = list(cue)
-    for key, _ in kinds:
-        if len(key) < 2:
-            break  # longest first: the rest are single words, which cue rules may rightly read ("games")
-        for i in range(len(out) - len(key) + 1):
-            if tuple(out[i : i + len(key)]) == key:
-                out[i : i + len(key)] = [""] * len(key)
-    return [w for w in out if w]
-
-
-def trace_understanding(st: State, rule: str, read: Sequence[str]) -> None:
-    """What the engine read in the question: names, words skipped as ordinary, the intent and why, the period,
-    the search words."""
-    tr, engine = st.trace, st.engine
-    assert tr is not None
-    for m in st.linked.mentions:
-        names = [engine.entities[i].label if i in engine.entities else i for i in m.iris]
-        if len(m.iris) == 1:
-            tr.add("linking", f"“{m.text}” names {names[0]}", text=m.text, at=[m.start, m.end], entities=m.iris)
-        else:
-            tr.add("linking", f"“{m.text}” is ambiguous: {', '.join(names)}", text=m.text, at=[m.start, m.end],
-                   entities=m.iris)  # fmt: skip
-    for word in st.linked.skipped:
-        tr.add("linking", f"“{word}” is a name but also an ordinary word, written in lower case with no cue: "
-               "read as a word", text=word)  # fmt: skip
-    if not st.linked.mentions:
-        tr.add("linking", "no name of the graph in the question")
-    if rule == "authored":
-        why = f"the question is an authored one ({st.authored_key})"
-    elif rule == "only_filler":
-        why = "only a name and filler words"
-    elif rule:
-        why = f"rule “{rule}” {engine.intents.rules[rule].why(read)}"
-    else:
-        why = "no intent rule matched"
-    tr.add("intent", f"intent {st.kind}: {why}", intent=st.kind, rule=rule or None, cue=list(st.cue))
-    if st.period is not None:
-        start, end = st.period.iso()
-        tr.add("period", f"“{st.period.text}” is {start} to {end}", text=st.period.text, start=start, end=end)
-    if st.terms:
-        extra = st.plan.expansions
-        said = f"search words: {', '.join(st.terms)}" + (f"; with synonyms {', '.join(extra)}" if extra else "")
-        tr.add("search", said, terms=list(st.terms), expanded=extra)

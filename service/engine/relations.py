@@ -13,12 +13,10 @@ from typing import Any
 
 from service.engine.catalog import Entity
 from service.engine.intents import Phrase, contains
-from service.engine.link import tokenize
 from service.engine.retrieve import best_passage_for
 from service.engine.routes import (
     class_members,
     dated_labels,
-    kind_of_work_named,
     labels,
     month,
     months_spanned,
@@ -39,16 +37,16 @@ SKIP = ("define", "navigate", "source", "contact", "stack")
 
 def dates(st: State) -> bool:
     """ "when did he start Widgeteer", "how long did Gadgeteer take": a named work's start, end and publication."""
-    works = [e for e in st.entities if e.kind == "work"]
-    others = [e for e in st.entities if e.kind != "person"]  # "when did Ada start working on Widget": the work's
-    stack = st.kind == "stack"  # "what was Widget built with, and when": its dates, then its stack
-    if not st.has("time") or len(works) != 1 or len(others) != 1 or (st.kind in SKIP and not stack) \
-            or st.period is not None:  # fmt: skip
+    works = [e for e in st.q.entities if e.kind == "work"]
+    others = [e for e in st.q.entities if e.kind != "person"]  # "when did Ada start working on Widget": the work's
+    stack = st.q.kind == "stack"  # "what was Widget built with, and when": its dates, then its stack
+    if not st.q.has("time") or len(works) != 1 or len(others) != 1 or (st.q.kind in SKIP and not stack) \
+            or st.q.period is not None:  # fmt: skip
         return False
-    if st.ask():  # "how long did the battery last": a part of the work, not the work's own dates
+    if st.q.ask:  # "how long did the battery last": a part of the work, not the work's own dates
         return False
     e = works[0]
-    kind = kind_of_work_named(st)
+    kind = st.q.kind_of_work
     if kind is not None and kind.rsplit("#", 1)[-1] not in e.classes:
         return False  # "when did she give a talk about it": the talk's date, not the work's
     facts = st.run("facts", {"entity": e.iri})
@@ -77,7 +75,7 @@ def dates(st: State) -> bool:
     if published and not (given and published[:7] == start[:7]):  # a talk is published when it is given
         venue = f" in {values['venue']}" if values.get("venue") else ""
         text += f" It was published in {month(published)}{venue}."
-    if (st.has("where") or "Talk" in e.classes or short) and e.description:  # where and when, what the days held
+    if (st.q.has("where") or "Talk" in e.classes or short) and e.description:  # where and when, what the days held
         text += f" {e.description}"
     st.plan.route = "dates"
     st.exact = True
@@ -97,20 +95,20 @@ def _of_category(st: State, iri: str, category: str) -> bool:
 
 def relation(st: State) -> bool:
     """The things one named entity is related to through the property the question names."""
-    ents = [e for e in st.entities if e.kind != "person"][:3]  # the person is every question's subject
-    asked = [(key, prop) for key, prop in st.engine.relations if contains(st.said, key)]
+    ents = [e for e in st.q.entities if e.kind != "person"][:3]  # the person is every question's subject
+    asked = [(key, prop) for key, prop in st.engine.relations if contains(st.q.said, key)]
     # "what does Widgeteer's successor run on": a stack asked of the related thing is still the relation's
-    if not asked or (st.kind in SKIP and st.kind != "stack") or st.kind == "explain":
+    if not asked or (st.q.kind in SKIP and st.q.kind != "stack") or st.q.kind == "explain":
         return False  # "how does Widget send its data back" asks how, not for its datasets
     if not ents:  # "how many components does widgeteer have": a name read as a word, of which a relation is asked
-        ents = [st.engine.entities[i] for text in st.linked.skipped for i in st.engine.linker.link(text, strict=False)
+        ents = [st.engine.entities[i] for text in st.q.linked.skipped for i in st.engine.linker.link(text, strict=False)
                 .entities if i in st.engine.entities and st.engine.entities[i].kind != "person"][:3]  # fmt: skip
     if not ents:
         return False
     # "which database does Widgeteer store its data in": a skill category asked of a work is of its stack, and a
     # relation ("data": its datasets) answers only with things of that category
-    category = st.class_named()
-    of_category = category[0] if category is not None and category[1] == "category" and st.asks_which(
+    category = st.q.class_named
+    of_category = category[0] if category is not None and category[1] == "category" and st.q.asks_which(
         category[0]) else None  # fmt: skip
     longest = max(len(key) for key, _ in asked)
     chosen = [(key, prop) for key, prop in asked if len(key) == longest]
@@ -131,7 +129,7 @@ def relation(st: State) -> bool:
         st.rollback(mark)
     else:
         return False
-    counted = st.has("count")  # "how many parts does it have": the number first
+    counted = st.q.has("count")  # "how many parts does it have": the number first
     said = [f"{names(labels(st, iris), 8)}: {label} {e.display}" for label, iris in _by_property(behind).items()]
     if ahead:
         said.append(f"{e.display}: " + "; ".join(
@@ -144,10 +142,10 @@ def relation(st: State) -> bool:
     st.subject = e.iri
     st.say(". ".join(said) + ".", st.read_query(run, "; ".join(said)))
     other = st.engine.entities.get(related[0]) if len(related) == 1 else None
-    if other is not None and other.description and st.amount() is not None:
+    if other is not None and other.description and st.q.amount is not None:
         # "how many keys does its successor have": the one related thing's own account holds the amount
         st.say_account(other)
-    elif e.description and set(st.ask()) & set(terms(e.description)):
+    elif e.description and set(st.q.ask) & set(terms(e.description)):
         # "which parts of the firmware did he own": the named thing's own account says what else is asked
         st.say_account(e)
     return True
@@ -157,14 +155,14 @@ def fact(st: State) -> bool:
     """ "where was the classifier paper published", "Widget venue": a value of one thing named (or, of the kind of
     work named, the one its description makes the question about) through the property the question names by its
     label or another name the ontology gives it (queries/relation-names.rq, the facts); with its publication."""
-    asked = {prop for key, prop in st.engine.facts_named if contains(st.said, key)}
-    if not asked or st.kind in SKIP or st.period is not None:
+    asked = {prop for key, prop in st.engine.facts_named if contains(st.q.said, key)}
+    if not asked or st.q.kind in SKIP or st.q.period is not None:
         return False
-    ents = [e for e in st.entities if e.kind != "person"][:3]
-    kind = kind_of_work_named(st)
-    if not ents and (st.has("where") or st.has("time")):  # "the classifier paper": the work so described
+    ents = [e for e in st.q.entities if e.kind != "person"][:3]
+    kind = st.q.kind_of_work
+    if not ents and (st.q.has("where") or st.q.has("time")):  # "the classifier paper": the work so described
         own = {stem(w) for key, prop in st.engine.facts_named if prop in asked for w in key}
-        words = tuple(t for t in st.ask() if t not in own)
+        words = tuple(t for t in st.q.ask if t not in own)
         among = class_members(st, kind)[1] if kind is not None else set(st.engine.described)
         ents = described_among(st, list(among), words)[:1]
     for e in ents:
@@ -200,17 +198,15 @@ def _named_before(st: State, e: Entity, keys: list[Phrase]) -> bool:
     """Whether the question names the thing just before the words of the relation ("Widget replaced which tool",
     "what is Widget the successor of"), so it asks what the thing is to others, not what others are to it; not
     "how does Widget decide which night a detection belongs to", where the relation is of something else."""
-    end = next((m.end for m in st.linked.mentions if e.iri in m.iris), None)
+    end = next((m.end for m in st.q.linked.mentions if e.iri in m.iris), None)
     if end is None:  # a name read as a word ("what is widgeteer the successor of")
-        text = fold(st.plan.normalized)
-        found = [text.find(fold(w)) + len(w) for w in st.linked.skipped if fold(w) in text]
-        if not found:
+        if not st.q.skipped_ends:
             return False
-        end = found[0]
-    if st.plan.normalized[end : end + 2] in ("'s", "’s"):
+        end = st.q.skipped_ends[0]
+    if st.q.possessive_at(end):
         return False  # "Widget's successor": the relation of the thing
     near = int(st.engine.weights["relations"]["named_before_within"])
-    words = [t.word for t in tokenize(st.plan.normalized) if t.start >= end]
+    words = st.q.words_after(end)
     keys = [key for key in keys if key not in st.engine.classes]  # "the Widget dataset" names its kind, no relation
     return any(words[i : i + len(key)] == list(key) for key in keys for i in range(min(near + 1, len(words))))
 
@@ -228,11 +224,11 @@ def _with_organisation(st: State, iris: list[str]) -> list[str]:
 def of_kind(st: State) -> bool:
     """ "has he given a talk about Widgeteer", "papers about Gadgeteer": the works of the kind named that the one
     thing named is related to in the graph, through any property, either way."""
-    ents = [e for e in st.entities if e.kind != "person"]
-    kind = kind_of_work_named(st)
+    ents = [e for e in st.q.entities if e.kind != "person"]
+    kind = st.q.kind_of_work
     if len(ents) != 1 or kind is None:
         return False
-    if st.kind in SKIP or st.kind == "explain":  # "why does Widgeteer classify on the device": not devices
+    if st.q.kind in SKIP or st.q.kind == "explain":  # "why does Widgeteer classify on the device": not devices
         return False
     e = ents[0]
     if e.kind != "work" or kind.rsplit("#", 1)[-1] in e.classes:  # "the Widgeteer library" is Widgeteer itself
@@ -268,21 +264,21 @@ def described_neighbour(st: State) -> bool:
     of the things one named work is related to, the one whose own description holds what the question asks
     beyond the work's name, better than the work's own description and article do (or named by the article's
     passage that holds it most); said with its description and the passage of the work's article that names it."""
-    works = [e for e in st.entities if e.kind == "work"]
-    if len(works) != 1 or st.kind in (*SKIP, "define", "explain") or st.amount() is not None:
+    works = [e for e in st.q.entities if e.kind == "work"]
+    if len(works) != 1 or st.q.kind in (*SKIP, "define", "explain") or st.q.amount is not None:
         return False  # how and why, and amounts, are the article's to answer
-    if st.engine.intents.sections_asked(st.said):
+    if st.engine.intents.sections_asked(st.q.said):
         return False
     work = works[0]
-    own = st.name_terms(work)
-    asked = tuple(t for t in st.ask() if t not in own)
+    own = st.q.name_terms(work)
+    asked = tuple(t for t in st.q.ask if t not in own)
     if not asked:
         return False
     engine = st.engine
     held = engine.passages.coverage_of(asked, engine.synonyms)
     mark = st.checkpoint()
     run = st.run("neighbours", {"entity": work.iri})
-    said_words = set(st.said)
+    said_words = set(st.q.said)
     scored: dict[str, tuple[float, bool]] = {}
     how: dict[str, tuple[str, str]] = {}  # the property and direction it is related by
     for r in run.rows:

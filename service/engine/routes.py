@@ -44,8 +44,8 @@ def broad(st: State, key: str) -> tuple[str, ...]:
 
 def kind_of_work_named(st: State) -> str | None:
     """The kind of work the question names ("talks", "games"), unless it is too broad to narrow a list by."""
-    kind = st.class_named()
-    too_broad = broad(st, "broad_kinds")
+    kind = st.q.class_named
+    too_broad = st.engine.broad("broad_kinds")
     return kind[0] if kind is not None and kind[1] == "class" and not kind[0].endswith(too_broad) else None
 
 
@@ -91,7 +91,7 @@ def plural(n: int, one: str, many: str) -> str:
 
 def ambiguous(st: State) -> bool:
     """A name shared by several entities: list them, and let the visitor choose."""
-    mention = st.linked.ambiguous[0]
+    mention = st.q.linked.ambiguous[0]
     st.plan.route = "ambiguous"
     options = [st.engine.entities[i] for i in mention.iris if i in st.engine.entities]
     refs = [st.read_entity(e, st.run("facts", {"entity": e.iri})) for e in options]
@@ -125,7 +125,7 @@ def dated_labels(st: State, iris: list[str], before: str = "", *, full: bool = F
 def ordinal_pick(st: State, iris: list[str]) -> Entity | None:
     """Of the works, the one that began first (or last) when the question asks for the first (or the latest) and
     two or more are dated; of publications that are all dated so, the one published first (or last)."""
-    first, last = st.has("first"), st.has("last")
+    first, last = st.q.has("first"), st.q.has("last")
     dated = _dated_works(st, iris)
     if first == last or len(dated) < 2:
         return None
@@ -149,7 +149,7 @@ def say_ordinal(st: State, iris: list[str], ref: str) -> list[str]:
     pick = ordinal_pick(st, iris)
     if pick is None:
         return iris
-    word = "first" if st.has("first") else "latest"
+    word = "first" if st.q.has("first") else "latest"
     st.subject = pick.iri  # what the answer is about: "why did it need a rewrite?" asks of it
     if all(w.published for w in _dated_works(st, iris)):
         st.say(f"The {word} of them to be published: {pick.display}, in {month(pick.published or '')}.", ref)
@@ -172,7 +172,7 @@ def say_in_order(st: State, iris: list[str], *refs: str) -> list[str]:
 
 
 def role_named(st: State) -> Entity | None:
-    for e in st.entities:
+    for e in st.q.entities:
         if e.kind == "role":
             return e
         if e.kind == "organisation" and st.engine.roles_by_org.get(e.iri):
@@ -186,7 +186,7 @@ def during_role(st: State, role: Entity, *, of_kind_only: bool = False) -> bool:
     run = st.run("during_role", {"role": role.iri})
     iris = column_iris(run, "work")
     made = [row["work"].value for row in run.rows if row["how"].value.startswith("made")]
-    kind = kind_of_work_named(st)
+    kind = st.q.kind_of_work
     of_kind: tuple[str, str] | None = None  # the kind of work asked for, and whether any was made in the role
     none_of_kind = False
     if kind is not None:
@@ -203,9 +203,9 @@ def during_role(st: State, role: Entity, *, of_kind_only: bool = False) -> bool:
     st.exact = True
     ref = st.read_query(run, ", ".join(labels(st, st.listed[:10])))
     when = f"{(role.start or '?')[:7]} to {role.end[:7] if role.end else 'now'}"
-    if not st.has("making"):  # "what did she do at Acme": what the role was, then what was made in it
+    if not st.q.has("making"):  # "what did she do at Acme": what the role was, then what was made in it
         say_role(st, role)
-    if not st.has("making") or st.has("count"):  # ... and "how many works came out of it" is about the role
+    if not st.q.has("making") or st.q.has("count"):  # ... and "how many works came out of it" is about the role
         st.listed.insert(0, role.iri)
     else:  # "what did he build at Acme": the works made, then the role they were made in
         st.listed.insert(len(made), role.iri)
@@ -238,45 +238,45 @@ def say_role(st: State, role: Entity | None) -> None:
 
 
 def entity_answer(st: State) -> bool:
-    ents = st.entities
-    if not ents or st.unknown_rest():
+    ents = st.q.entities
+    if not ents or st.q.unknown_rest:
         return False
-    more = {stem(w) for w in st.cue if w not in st.engine.stopwords and w not in st.engine.intents.filler}
-    if st.kind == "search" and more and ents[0].kind in ("place", "organisation") and not (
+    more = {stem(w) for w in st.q.cue if w not in st.engine.stopwords and w not in st.engine.intents.filler}
+    if st.q.kind == "search" and more and ents[0].kind in ("place", "organisation") and not (
         more & set(terms(ents[0].description))
     ):
         return False  # "the best restaurant in Berlin" is not a question about Berlin's place in her work, but
         # "what does the collective maintain" is answered by the collective's own account
     e = ents[0]
-    if st.kind == "stack":  # "which game audio middleware does Widget use": the work's stack, whatever else is named
+    if st.q.kind == "stack":  # "which game audio middleware does Widget use": the work's stack, whatever else is named
         e = next((x for x in ents if x.kind == "work"), e)
     if e.kind == "person":
         return False  # answered by about.person_named, before this branch
-    role = role_named(st) if e.kind in ("role", "organisation") else None
+    role = st.q.role if e.kind in ("role", "organisation") else None
     if role is not None and not e.has_article:
         return during_role(st, role)
     st.listed = [e.iri]
     st.exact = True
-    category = st.class_named() if e.kind == "work" else None
+    category = st.q.class_named if e.kind == "work" else None
     if category is not None and category[1] == "class" and category[0].rsplit("#", 1)[-1] not in e.classes:
         # "which map library does Widget use": not a library of the kind of work, the skill category so called
         category = next(((i, "category") for i in same_named(st, category[0])), category)
-    owed = st.engine.quantities.owed(st.amount(), st.class_words())  # "how many board revisions": not its boards
+    owed = st.engine.quantities.owed(st.q.amount, st.q.class_words)  # "how many board revisions": not its boards
     if category is not None and category[1] == "category" and not owed and not category[0].endswith(
-            broad(st, "broad_categories")):
+            st.engine.broad("broad_categories")):
         _stack_of_category(st, e, category[0])  # "what database does Widgeteer use"
         _say_part(st, e)
         return True
-    if st.kind == "stack" and e.kind == "work":
+    if st.q.kind == "stack" and e.kind == "work":
         st.plan.route = "stack"
         say_stack(st, e)
         _say_part(st, e)
         return True
     facts = st.run("facts", {"entity": e.iri})
     st.plan.route = "entity"
-    address = {"source": e.repository, "navigate": e.live}.get(st.kind)
+    address = {"source": e.repository, "navigate": e.live}.get(st.q.kind)
     if address:  # "Widgeteer source code", "where can I try it": the address asked for, then the overview
-        where = "Its code is public" if st.kind == "source" else "It runs live"
+        where = "Its code is public" if st.q.kind == "source" else "It runs live"
         st.say(f"{where}: {address}.", st.read_entity(e, facts))
     if role is not None:  # an organisation's overview lists what she made there
         made = st.run("during_role", {"role": role.iri})
@@ -312,7 +312,7 @@ def say_stack(st: State, e: Entity) -> None:
     skills = [f"{r['skill'].label} ({r['categoryLabel'].value})" for r in run.rows]
     # "what audio middleware did Widget use": of its skills, the one or two whose own account holds every word of
     # the kind asked for but the question's cue words, first, and said with that account
-    asked = {w for w in st.which_words() - st.name_terms(e) if w not in st.engine.accounted}
+    asked = {w for w in st.q.which_words - st.q.name_terms(e) if w not in st.engine.accounted}
     iris = column_iris(run, "skill")
     told = [s for i in iris if (s := st.engine.entities.get(i)) is not None
             and asked and asked <= set(terms(f"{s.label} {s.description}"))]  # fmt: skip
@@ -334,7 +334,7 @@ def _say_part(st: State, e: Entity) -> None:
 
 def _cued_nearby(st: State, e: Entity) -> PassageHit | None:
     """The section a cue asks for (what went wrong, the results) in the article of a work one hop from `e`."""
-    if not st.engine.intents.sections_asked(st.said):
+    if not st.engine.intents.sections_asked(st.q.said):
         return None
     ents = st.engine.entities
     for row in st.run("neighbours", {"entity": e.iri}).rows:
@@ -349,15 +349,15 @@ def _cued_nearby(st: State, e: Entity) -> PassageHit | None:
 def _amount_only_described(st: State, e: Entity, lead: str) -> bool:
     """ "How many microphones does Widget use": the amount asked is in the graph's description of the thing,
     not in the opening of its article."""
-    amount, amounts = st.amount(), st.engine.quantities
+    amount, amounts = st.q.amount, st.engine.quantities
     return amount is not None and amounts.states(e.description or "", amount) and not amounts.states(lead, amount)
 
 
 def _described_better(st: State, e: Entity, lead: Passage) -> bool:
     """ "What does the Widget resolver use to skip hopeless lookups": the graph's description of the thing holds
     what is asked beyond its name, and the opening of its article holds less of it."""
-    own = st.name_terms(e)
-    asked = tuple(t for t in st.ask() if t not in own)
+    own = st.q.name_terms(e)
+    asked = tuple(t for t in st.q.ask if t not in own)
     if not asked:
         return False
     index = st.engine.passages
@@ -376,7 +376,7 @@ def _stack_of_category(st: State, e: Entity, category: str) -> None:
     st.plan.route = "stack"
     st.exact = True
     # "which map library": of those, the ones whose own account holds what else the question asks, first
-    asked = set(st.ask()) - set(terms(f"{label} {many}"))
+    asked = set(st.q.ask) - set(terms(f"{label} {many}"))
     told = [r for r in rows if (s := st.engine.entities.get(r["skill"].value)) is not None
             and asked & set(terms(f"{s.label} {s.description}"))]  # fmt: skip
     rows = told + [r for r in rows if r not in told]
@@ -385,7 +385,7 @@ def _stack_of_category(st: State, e: Entity, category: str) -> None:
     if skills:
         # the things of the category asked ("what OS"), listed: the words for the part of the work ask nothing more
         # (one category: "which chip and language" asks for more than the chips)
-        st.of_kind_asked = st.asks_which(category) and len(st.classes_named()) == 1
+        st.of_kind_asked = st.q.asks_which(category) and len(st.q.classes_named) == 1
         text = f"{e.display} uses {plural(len(skills), label.lower(), many.lower())}: {names(skills, 12)}."
     else:
         text = f"The graph records no {label.lower()} in {e.display}'s stack."
@@ -406,11 +406,11 @@ def stating_amount(st: State, article: str, hit: PassageHit | None, said: str = 
     article that states one, when neither the passage chosen nor what is already `said` (a graph description)
     does: the best of the article's passages for the question's words that states it."""
     engine = st.engine
-    amount = st.amount()
+    amount = st.q.amount
     if amount is None:
         return None
-    own = st.name_terms(e) if (e := engine.by_name.get(article)) is not None else set()
-    query = tuple(t for t in st.terms if t not in own and t not in amount.form_words) or st.terms
+    own = st.q.name_terms(e) if (e := engine.by_name.get(article)) is not None else set()
+    query = tuple(t for t in st.q.terms if t not in own and t not in amount.form_words) or st.q.terms
     held = engine.passages.coverage_of(query, engine.synonyms)
     # what already states an amount, and how much of what it is an amount of it holds ("queries returned nothing")
     stated = [held(set(terms(text))) for text in (said, hit.passage.text if hit else "")
@@ -432,7 +432,7 @@ def cued_section(
     only among `kinds` and by the heading's own word ("Why she built it"); with `about`, the passage of that section
     holding those words best, else its opening."""
     intents, index = st.engine.intents, st.engine.passages
-    wanted = list(dict.fromkeys(stem(w) for kind in intents.sections_asked(st.said)
+    wanted = list(dict.fromkeys(stem(w) for kind in intents.sections_asked(st.q.said)
                                 if (kind in kinds) == (kind in ("how", "why"))
                                 for w in intents.sections.get(kind, ())[: 1 if kinds else None]))  # fmt: skip
     if not wanted:
@@ -461,8 +461,8 @@ def _section_asked(st: State, e: Entity) -> PassageHit | None:
     amount = stating_amount(st, e.name, PassageHit(lead, 0.0) if lead else None, e.description or "")
     if amount is not None:  # "how long does Widgeteer take on the biggest feed": the passage that says how long
         return amount
-    own = st.name_terms(e)
-    inner = tuple(t for t in st.terms if t not in own and t not in engine.accounted)
+    own = st.q.name_terms(e)
+    inner = tuple(t for t in st.q.terms if t not in own and t not in engine.accounted)
     if len(inner) < 2:
         return None
     hit = best_passage_for(engine.passages, e.name, inner, engine.synonyms, engine.weights["article"])

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import re
-
 from service.engine import routes
-from service.engine.catalog import CONCEPTS, Entity
+from service.engine.catalog import CONCEPTS, Entity, what_it_is
 from service.engine.intents import contains
 from service.engine.retrieve import ArticleHit, PassageHit, best_passage_for, holds
 from service.engine.routes import plural
@@ -15,8 +13,8 @@ from service.text import stem, terms
 
 
 def define(st: State) -> bool:
-    ents = [e for e in st.entities if e.kind != "work"]
-    if st.kind != "define" or not ents or st.unknown_rest():
+    ents = [e for e in st.q.entities if e.kind != "work"]
+    if st.q.kind != "define" or not ents or st.q.unknown_rest:
         return False
     e = ents[0]
     st.plan.route = "definition"
@@ -44,7 +42,7 @@ def _as_named(st: State, e: Entity) -> None:
     """ "What's Q15?", a name of a concept that its label does not hold: the passage of its article that uses
     that name, after what the graph says of the concept."""
     label = set(terms(f"{e.label} {e.short or ''}"))
-    asked = st.name_terms(e) - label
+    asked = st.q.name_terms(e) - label
     if not asked or not e.has_article:
         return
     weights = st.engine.weights["article"]
@@ -54,7 +52,7 @@ def _as_named(st: State, e: Entity) -> None:
 
 
 def explain(st: State) -> bool:
-    if st.kind != "explain" or _first_of_kind(st):
+    if st.q.kind != "explain" or _first_of_kind(st):
         return False
     part = _without_article(st)
     joining = _joining_work(st) if part is None else None
@@ -71,12 +69,12 @@ def explain(st: State) -> bool:
     ):
         hit = top  # "why did Acme switch to OpenSearch": the migration's own article holds more of the question
     about = st.engine.by_name.get(hit.passage.article)
-    if hit.passage.kind == "lead" and not st.has("naming"):  # a how or why question is not answered by an
+    if hit.passage.kind == "lead" and not st.q.has("naming"):  # a how or why question is not answered by an
         # overview, when a section says it: how, only in the article of the thing named (not of a part's whole)
-        kinds = ("why", "how") if about in st.entities else ("why",)
+        kinds = ("why", "how") if about in st.q.entities else ("why",)
         hit = routes.cued_section(st, hit.passage.article, kinds) or hit  # a section of the same article
     hit = routes.stating_amount(st, hit.passage.article, hit, about.description if about else "") or hit
-    if about not in st.entities:  # not from the article of what was named: it must hold the question, but for
+    if about not in st.q.entities:  # not from the article of what was named: it must hold the question, but for
         st.support = _support(st, hit)  # that of the work joining what was named
         if joining is None and not _enough(st, st.support, "explain_floor"):
             return False
@@ -98,10 +96,10 @@ def _joining_work(st: State) -> Entity | None:
     """ "why did Acme move off Widgetsearch": naming an organisation and a technology but no work, the one work
     with an article made at the organisation that uses the technology (the stored queries of the role's works and
     of the technology's, both kept in the plan), of several the one whose article holds the question best."""
-    if any(e.kind == "work" for e in st.entities):
+    if any(e.kind == "work" for e in st.q.entities):
         return None
-    orgs = [e for e in st.entities if e.kind in ("organisation", "role")]
-    concepts = [e for e in st.entities if e.kind in CONCEPTS]
+    orgs = [e for e in st.q.entities if e.kind in ("organisation", "role")]
+    concepts = [e for e in st.q.entities if e.kind in CONCEPTS]
     candidate = st.engine.routes["candidates"].get(concepts[0].kind) if concepts else None
     if len(orgs) != 1 or candidate is None:
         return None
@@ -128,7 +126,8 @@ def _own_passage(st: State, e: Entity) -> PassageHit | None:
 def _first_of_kind(st: State) -> bool:
     """ "the first thing he designed in Widgetcad": the first (or latest) of the works of a thing named, which the
     list of its works says, not a passage on how one of them was designed."""
-    return st.has("first") != st.has("last") and bool(st.entities) and all(e.kind in CONCEPTS for e in st.entities)
+    q = st.q
+    return q.has("first") != q.has("last") and bool(q.entities) and all(e.kind in CONCEPTS for e in q.entities)
 
 
 def _naming(st: State, e: Entity) -> PassageHit | None:
@@ -142,21 +141,21 @@ def _naming(st: State, e: Entity) -> PassageHit | None:
 
 def _asked_of(st: State, e: Entity) -> tuple[str, ...]:
     """The question's words but those naming the thing and the general ones: what is asked of it."""
-    own = st.name_terms(e)
-    return tuple(t for t in st.terms if t not in own and t not in st.engine.generic)
+    own = st.q.name_terms(e)
+    return tuple(t for t in st.q.terms if t not in own and t not in st.engine.generic)
 
 
 def _inner(st: State, e: Entity) -> tuple[str, ...]:
     """What is asked of the thing, or the whole question when it asks nothing more than its name."""
-    return _asked_of(st, e) or st.terms
+    return _asked_of(st, e) or st.q.terms
 
 
 def _without_article(st: State) -> tuple[Entity, set[str]] | None:
     """The first work named that has no article of its own but a description, and the IRIs of the works one
     hop from it in the graph that have one (the work it is part of, the one that replaced it)."""
-    if any(e.has_article and e.kind == "work" for e in st.entities):
+    if any(e.has_article and e.kind == "work" for e in st.q.entities):
         return None
-    for e in st.entities:
+    for e in st.q.entities:
         if e.description and e.kind == "work":
             run = st.run("neighbours", {"entity": e.iri})
             near = {r["neighbour"].value for r in run.rows}
@@ -171,7 +170,7 @@ def best_passage(st: State, part: tuple[Entity, set[str]] | None = None) -> Pass
     weights = st.engine.weights["article"]
     sections = st.engine.intents.sections
     prefer: dict[str, float] = {}  # the question's own word in a heading counts fully, the other cue words half
-    for word in st.engine.intents.sections_asked(st.words):
+    for word in st.engine.intents.sections_asked(st.q.words):
         for i, w in enumerate(sections.get(word, ())):
             prefer[stem(w)] = max(prefer.get(stem(w), 0.0), 1.0 if i == 0 else 0.5)
     if part is not None and part[1]:  # a part without an article: the related article holding the question best
@@ -185,7 +184,7 @@ def best_passage(st: State, part: tuple[Entity, set[str]] | None = None) -> Pass
             cued = routes.cued_section(st, e.name)  # "how accurate did Widgeteer get": its results, whatever the words
             if cued is not None:
                 return cued
-            named = _naming(st, e) if st.has("naming") else None
+            named = _naming(st, e) if st.q.has("naming") else None
             if named is not None:  # "why is it called Widgeteer": where its article says what the name is
                 return named
             if not _asked_of(st, e):  # "why did she build X": the kind of question is all it asks
@@ -201,19 +200,19 @@ def best_passage(st: State, part: tuple[Entity, set[str]] | None = None) -> Pass
 def _specific_first(st: State) -> list[Entity]:
     """The things named, one whose name holds another's before it ("widgeteer's entity resolver": the Widgeteer
     entity resolver before Widgeteer), else in the question's order."""
-    names = [set(terms(e.label)) for e in st.entities]
+    names = [set(terms(e.label)) for e in st.q.entities]
     inside = [sum(other < own for other in names) for own in names]
-    return [e for _, e in sorted(zip(inside, st.entities, strict=True), key=lambda p: -p[0])]
+    return [e for _, e in sorted(zip(inside, st.q.entities, strict=True), key=lambda p: -p[0])]
 
 
 def described_works(st: State, among: set[str] | None = None) -> list[Entity]:
     """Works whose graph description (with their names) best matches the question, best first; only those
     `among` the given IRIs when given. Concepts are found by name, so only works are ranked here."""
     index = st.engine.descriptions
-    if index is None or not st.terms:
+    if index is None or not st.q.terms:
         return []
     entities, described_iris = st.engine.entities, st.engine.described
-    scores = {d: v for d, v in index.bm25({t: 1.0 for t in st.terms}).items()
+    scores = {d: v for d, v in index.bm25({t: 1.0 for t in st.q.terms}).items()
               if entities[described_iris[d]].kind == "work"
               and (among is None or described_iris[d] in among)}  # fmt: skip
     return [entities[described_iris[d]] for d in sorted(scores, key=lambda d: (-scores[d], d))]
@@ -226,15 +225,6 @@ def described_among(st: State, among: list[str], words: tuple[str, ...]) -> list
         return []
     ranked = described_works(st, set(among))
     return [e for e in ranked if _enough(st, _coverage(st, e, words))]
-
-
-def _first_sentence(e: Entity) -> str:
-    return re.split(r"\.\s", e.description or "", maxsplit=1)[0]
-
-
-def what_it_is(e: Entity) -> set[str]:
-    """The terms of what a work is: its names and its description's first sentence ("A rooftop weather station")."""
-    return set(terms(f"{e.label} {e.short or ''} {_first_sentence(e)}"))
 
 
 def _is_so(st: State, content: tuple[str, ...], e: Entity) -> bool:
@@ -286,16 +276,17 @@ def described_work(st: State) -> bool:
     """ "the routing thing she made for the delivery company": a question that describes a work instead of
     naming it is answered from the work whose description holds it best (of the kind named, if any)."""
     # "the routing software she wrote in the Netherlands": a place or organisation named is where it was made
-    ordinal = st.has("first") != st.has("last")  # "her first weather station": the earliest work so described
-    in_order = st.has("in_order")  # "list his bat detectors in order"
+    ordinal = st.q.has("first") != st.q.has("last")  # "her first weather station": the earliest work so described
+    in_order = st.q.has("in_order")  # "list his bat detectors in order"
     # the person named ("Ada's first weather station") says whose it is, as "her" would
-    things = [e for e in st.entities if e.kind != "person"]
-    if st.kind == "contact":  # "the best way to contact Ada": her address, not the work with a contact form
+    things = [e for e in st.q.entities if e.kind != "person"]
+    if st.q.kind == "contact":  # "the best way to contact Ada": her address, not the work with a contact form
         return False
-    if not (st.has("describes") or ordinal or in_order) or any(e.kind not in ("place", "organisation") for e in things):
+    if not (st.q.has("describes") or ordinal or in_order) or any(e.kind not in ("place", "organisation")
+                                                                    for e in things):
         return False
-    kind = st.class_named()
-    if not st.has("describes") and (kind is not None or things):
+    kind = st.q.class_named
+    if not st.q.has("describes") and (kind is not None or things):
         return False  # "his first paper", "the first thing at Acme": the lists of a kind and of a role say it
     among = None
     if kind is not None and kind[1] == "class":
@@ -303,8 +294,8 @@ def described_work(st: State) -> bool:
     ranked = described_works(st, among)
     # what describes the work, without the words that say a work is described ("thing", "made", "game") and
     # the names of where it was made
-    named = {t for e in st.entities for t in st.name_terms(e)}
-    content = tuple(t for t in st.terms if t not in st.engine.accounted and t not in named) or st.terms
+    named = {t for e in st.q.entities for t in st.q.name_terms(e)}
+    content = tuple(t for t in st.q.terms if t not in st.engine.accounted and t not in named) or st.q.terms
     if not ranked or not _enough(st, support := _coverage(st, ranked[0], content)):
         return False
     listed = [w.iri for w in ranked[:5]]
@@ -342,16 +333,16 @@ def _held(st: State, passage: Passage, query: tuple[str, ...]) -> float:
 def _topic_terms(st: State) -> tuple[str, ...]:
     """The question's search terms less the words that ask for an amount: "share" in "what share of queries
     failed" asks for a percent, which a text states without the word."""
-    amount = st.amount()
+    amount = st.q.amount
     asked = amount.form_words if amount is not None else frozenset()
-    return tuple(t for t in st.terms if t not in asked) or st.terms
+    return tuple(t for t in st.q.terms if t not in asked) or st.q.terms
 
 
 def held_beyond_names(st: State) -> bool:
     """Whether one passage of the site holds nearly all the question says beyond the general things it names,
     and that is more than a word or two ("how long does full materialisation of the largest graph take with
     the Rust reasoner"): a question about her work, not about the thing alone ("when was Rust released")."""
-    named = {t for e in st.entities for t in st.name_terms(e)}
+    named = {t for e in st.q.entities for t in st.q.name_terms(e)}
     rest = tuple(t for t in _topic_terms(st) if t not in named)
     if len(rest) < int(st.engine.weights["confidence"]["held_min_terms"]) or not st.hits:
         return False
@@ -368,11 +359,11 @@ def top_passage(st: State) -> bool:
     the question nearly as well as the best, the article of a thing the question names first."""
     hit = _named_first(st)
     support = _support(st, hit.best) if hit is not None else 0.0
-    graph = described(st) if not st.entities else None
+    graph = described(st) if not st.q.entities else None
     # on a tie, the work whose own name holds the question's words ("his thesis": the "MSc thesis")
     own = set(terms(f"{graph[0].label} {graph[0].short or ''}")) if graph is not None else set()
     titled = set(terms(hit.best.passage.title)) if hit is not None else set()
-    named = bool(set(st.terms) & own - titled)
+    named = bool(set(st.q.terms) & own - titled)
     if graph is not None and (graph[1] > support or (graph[1] == support and named)) and _enough(st, graph[1]):
         e, st.support = graph
         st.plan.route = "described"
@@ -382,7 +373,7 @@ def top_passage(st: State) -> bool:
     if hit is None:
         return False
     owner = st.engine.by_name.get(hit.article)
-    about_linked = owner in st.entities
+    about_linked = owner in st.q.entities
     # an amount asked is judged on the passage that states one ("how many violations did the first validation
     # find": not the article's overview)
     best = routes.stating_amount(st, hit.article, hit.best, owner.description if owner else "") or hit.best
@@ -393,7 +384,7 @@ def top_passage(st: State) -> bool:
     st.support = support
     st.listed = [owner.iri] if owner else []
     # the things the question names, after the article's owner: the passage answers about them
-    st.listed += [e.iri for e in st.entities if e.kind != "person" and e.iri not in st.listed]
+    st.listed += [e.iri for e in st.q.entities if e.kind != "person" and e.iri not in st.listed]
     if about_linked:
         routes.account(st, owner, best)
     st.say(best.passage.text, st.read_passage(best))
@@ -404,17 +395,17 @@ def named_work_passage(st: State) -> bool:
     """The passage of the one work the question names that best holds the question's words, when no branch
     answered: the work's own article speaks of what was asked, though not in the question's words (kept as
     weak, plan.py)."""
-    works = [e for e in st.entities if e.kind == "work" and e.iri not in st.excluded]
+    works = [e for e in st.q.entities if e.kind == "work" and e.iri not in st.q.excluded]
     if len(works) != 1 or not works[0].has_article:
         return False  # "which came first, X or Y": a passage of one is no answer about both
     work = works[0]
-    hit = best_passage_for(st.engine.passages, work.name, st.terms, st.engine.synonyms, st.engine.weights["article"])
+    hit = best_passage_for(st.engine.passages, work.name, st.q.terms, st.engine.synonyms, st.engine.weights["article"])
     if hit is None:
         return False
     best = routes.stating_amount(st, work.name, hit, work.description or "") or hit
     st.plan.route = "passage"
     st.support = _support(st, best)
-    st.listed = [work.iri, *(e.iri for e in st.entities if e.kind != "person" and e.iri != work.iri)]
+    st.listed = [work.iri, *(e.iri for e in st.q.entities if e.kind != "person" and e.iri != work.iri)]
     routes.account(st, work, best)
     st.say(best.passage.text, st.read_passage(best))
     return True
@@ -431,7 +422,7 @@ def _named_first(st: State) -> ArticleHit | None:
     # of those, the ones whose passage holds what is asked beyond the names and names a thing named ("what does
     # Widgeteer get benchmarked against": the talk's passage on Widgeteer's benchmark, not its overview), if any
     near = [h for h in near if _holds_asked(st, h.best.passage) and _names_linked(st, h.best.passage)] or near
-    linked = set(st.linked.entities)
+    linked = set(st.q.linked.entities)
     for h in near:
         owner = st.engine.by_name.get(h.article)
         if owner is not None and owner.iri in linked and owner.kind not in CONCEPTS:
@@ -442,20 +433,20 @@ def _named_first(st: State) -> ArticleHit | None:
 def _names_linked(st: State, passage: Passage) -> bool:
     """Whether the passage speaks of a thing the question names, by its name."""
     found = st.engine.passages.passage_terms(passage)
-    return any(e.kind not in CONCEPTS and (own := st.name_terms(e)) and own <= found for e in st.entities)
+    return any(e.kind not in CONCEPTS and (own := st.q.name_terms(e)) and own <= found for e in st.q.entities)
 
 
 def _holds_asked(st: State, passage: Passage) -> bool:
     """Whether the passage holds a word the question asks beyond its names, or a synonym of one."""
     found = st.engine.passages.passage_terms(passage)
-    return any(holds(found, a, st.engine.synonyms) for a in st.ask())
+    return any(holds(found, a, st.engine.synonyms) for a in st.q.ask)
 
 
 def lexicon_definition(st: State) -> bool:
     """A general term the lexicon defines, when the question asks what it is (or is only the term)."""
-    if st.entities:
+    if st.q.entities:
         return False  # a name of the graph is answered from the graph
-    words = st.words
+    words = st.q.words
     content = [w for w in words if w not in st.engine.stopwords]
     for key, d in sorted(st.engine.definitions.items(), key=lambda kv: -len(kv[0])):
         if set(key) <= st.engine.stopwords or not contains(words, key):

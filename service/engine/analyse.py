@@ -1,0 +1,279 @@
+"""analyse(question) -> Question: everything read from a question, once, before any route looks at it.
+
+    what the visitor says of themselves is left out -> spelling and chat shorthand -> shortcuts (answers.yaml)
+    -> two-turn context (context.py) -> names set apart (apart.py) -> linking (with a name read as a word
+    taken as a name after all where the question is about it) -> the kind of question (intents.py) -> the
+    authored answer it asks for -> its period -> its search words
+
+Each step is recorded in the trace when one is kept (service/engine/trace.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+
+from rapidfuzz.distance import Levenshtein
+
+from service.engine import context
+from service.engine.catalog import what_it_is
+from service.engine.engine import Engine
+from service.engine.intents import contains
+from service.engine.link import Linked, tokenize
+from service.engine.model import Plan
+from service.engine.question import Question
+from service.engine.retrieve import search_articles
+from service.engine.trace import Trace
+from service.text import query_terms, stem
+from service.text import words as words_of
+
+MAX_QUESTION = 500
+
+
+class Analyser:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        # the person's names ask nothing by themselves: "Ada Example career history" is "career history"
+        names = {w for n in engine.voice.names for w in n.split()}
+        self.filler = set(engine.intents.filler) | set(engine.stopwords) | engine.neutral | names
+        self.answer_filler = self.filler | engine.intents.answer_filler
+        # each authored question phrase -> (the item's place in the file, its key): the first item wins
+        self.authored_phrases: dict[tuple[str, ...], tuple[int, str]] = {}
+        for n, item in enumerate(engine.authored):
+            for phrase in item.phrases:
+                self.authored_phrases.setdefault(phrase, (n, item.key))
+        self.longest_authored = max((len(p) for p in self.authored_phrases), default=0)
+
+    def analyse(self, plan: Plan, previous: Plan | None, today: date, tr: Trace | None,
+                joined: bool = False) -> Question:  # fmt: skip
+        """The question of `plan` (as received), read after `previous`; sets the plan's reading (normalized,
+        corrections, intent, period, search words, names ambiguous)."""
+        engine = self.engine
+        text = " ".join(plan.question.split())[:MAX_QUESTION]
+        preface = engine.intents.preface
+        text = preface.sub("", text, count=1) if preface is not None else text
+        normalized, corrections = self._correct(text)
+        plan.corrections = corrections
+        if tr is not None:
+            for was, now in corrections:
+                how = "shorthand" if was in engine.shorthand else "spelling"
+                edits = Levenshtein.distance(was.lower(), now.lower())
+                tr.add("spelling", f"“{was}” read as “{now}” ({how}, {edits} edit{'s' if edits != 1 else ''})",
+                       original=was, corrected=now, how=how, distance=edits)  # fmt: skip
+        shortened = engine.shortcuts.get(tuple(t.word for t in tokenize(normalized)), normalized)
+        if tr is not None and shortened != normalized:
+            tr.add("shorthand", f"“{normalized}” is a shortcut for “{shortened}”", question=shortened)
+        normalized = shortened
+        if previous is not None:
+            resolved = context.resolve(engine, normalized, previous, today, joined)
+            if tr is not None:
+                tr.add("context", f"after “{previous.question}”, read as “{resolved}”" if resolved != normalized
+                       else f"after “{previous.question}”: read on its own", previous=previous.question,
+                       question=resolved)  # fmt: skip
+            normalized = resolved
+        plan.normalized = normalized
+        read_as = normalized
+        apart = engine.apart.find(normalized, engine.linker, self._described_apart)
+        if apart is not None:  # "apart from Widgeteer, which tools are in Rust": read without it, as shown
+            read_as = apart.text
+            if tr is not None:
+                tr.add("apart", f"“{apart.said}” sets apart {', '.join(self._label(i) for i in sorted(apart.iris))}: "
+                       f"read as “{apart.text}”, without it in the lists", said=apart.said,
+                       entities=sorted(apart.iris))  # fmt: skip
+        q = self.read(plan.question, read_as, today, tuple(corrections),
+                      apart.iris if apart is not None else frozenset())  # fmt: skip
+        plan.period = q.period.iso() if q.period else None
+        plan.search_terms = list(q.terms)
+        plan.expansions = q.expansions
+        plan.intent = q.kind
+        plan.ambiguous = [(m.text, m.iris) for m in q.linked.ambiguous]
+        if tr is not None:
+            trace_understanding(q, tr)
+        return q
+
+    def _correct(self, text: str) -> tuple[str, list[tuple[str, str]]]:
+        out, corrections, last = [], [], 0
+        shorthand = self.engine.shorthand
+        for token in tokenize(text):
+            if "://" in text[max(0, token.start - 8) : token.start + 3]:
+                continue
+            around = text[max(0, token.start - 1) : token.start] + text[token.end : token.end + 1]
+            if token.original in shorthand and not any(c in "-.'" for c in around):
+                fixed: str | None = shorthand[token.original]  # "wat" -> "what", written on its own in lower case
+            else:
+                fixed = self.engine.speller.correct(token.word)
+            if fixed is None:
+                continue
+            if token.original[:1].isupper():
+                fixed = fixed[:1].upper() + fixed[1:]
+            out.append(text[last : token.start] + fixed)
+            last = token.end
+            corrections.append((token.original, fixed))
+        out.append(text[last:])
+        return "".join(out), corrections
+
+    def read(self, asked: str, text: str, today: date, corrections: tuple[tuple[str, str], ...] = (),
+             excluded: frozenset[str] = frozenset()) -> Question:  # fmt: skip
+        """The question `text` (already corrected and read in context) analysed: names, kind, period, words."""
+        engine = self.engine
+        linked = engine.linker.link(text)
+        if linked.skipped and not linked.mentions and self._name_may_be_meant(words_of(text), linked.skipped):
+            linked = self._meant_after_all(text, linked)
+        tokens = tuple(tokenize(text))
+        words = [t.word for t in tokens]
+        cue = _without_phrases([t.word for t in tokenize(linked.rest)], engine.neutral_phrases)  # "on record"
+        person = engine.by_name.get(engine.kb.site.person)
+        names = [(m.start, m.end) for m in linked.mentions if not (person and m.iris == [person.iri])]
+        # cue words are read outside the names of things: "hearing health" names a theme, not a private matter,
+        # and "Kattegat University" a university, not a question about studies
+        said = tuple(t.word for t in tokens if not any(a <= t.start < b for a, b in names))
+        authored = self._authored(words)
+        about = authored is not None and any(a.key == authored and a.group == "about" for a in engine.authored)
+        found = [engine.entities[i] for i in linked.entities if i in engine.entities]
+        owner = engine.by_name.get(engine.kb.site.person)
+        if owner is not None and len(found) > 1 and owner in found:
+            found = [e for e in found if e is not owner]
+        for_kind = _outside_kinds(cue, engine.classes_longest_first)  # for the kind of question only
+        kind, rule, read = engine.intents.decide(words, for_kind, [e.kind for e in found], authored=about,
+                                                 linked_any=bool(found))  # fmt: skip
+        period = engine.dates.parse(text, today)
+        terms = query_terms(text, engine.search_stopwords)
+        return Question(engine=engine, asked=asked, normalized=text, today=today, tokens=tokens,
+                        linked=linked, cue=tuple(cue), said=said, kind=kind, rule=rule, read=tuple(read),
+                        authored_key=authored, period=period, terms=tuple(terms), corrections=corrections,
+                        excluded=excluded)  # fmt: skip
+
+    def _name_may_be_meant(self, asked: list[str], skipped: list[str] | None = None) -> bool:
+        """Whether the question is one where a name read as a word may be meant after all: one asking a kind of
+        thing ("what triple store does widgeteer run on"), one whose only word beyond its cues is that one name ("is
+        widgeteer still being worked on"), one asking an amount other than a count ("how much faster did widgeteer
+        get"), or a how, why or stack question ("what tech stack is widgeteer built on") that is no count."""
+        intents = self.engine.intents
+        if any(contains(asked, key) for key, _ in self.engine.classes_longest_first):
+            return True
+        rest = {w for w in asked if w not in self.filler and w not in self.engine.accounted}
+        if skipped and len(skipped) == 1 and rest and rest <= set(words_of(skipped[0])):
+            return True  # "is widgeteer still being worked on": the word is all the question asks about
+        asks_how = any(w in intents.sections for w in asked) or intents.has("stack", asked)
+        amount = self.engine.quantities.asked(asked, self.engine.amount_skipped, self.engine.synonyms)
+        if amount is not None and amount.kind != self.engine.quantities.counted:
+            return True  # "how much faster did widgeteer get": an amount of something, not a count
+        return asks_how and not intents.has("count", asked)
+
+    def _meant_after_all(self, text: str, linked: Linked) -> Linked:
+        """In a how or why question, or one asking a kind of thing ("what triple store does widgeteer run on"), a
+        name read as an ordinary word ("why doesnt widgeteer run on the gpu") is the name after all when its own
+        article is one of those that hold the question best: linked as if capitalised."""
+        engine = self.engine
+        hits = search_articles(engine.passages, query_terms(text, engine.search_stopwords),
+                               engine.synonyms, engine.weights["article"], limit=3)  # fmt: skip
+        if not hits:
+            return linked
+        share = float(engine.weights["article"]["meant_as_name_share"])
+        near_best = {h.article for h in hits if h.score >= share * hits[0].score}
+        capitalised = text
+        for word in linked.skipped:
+            owners = [e for i in engine.linker.link(word, strict=False).entities if (e := engine.entities.get(i))]
+            if len(owners) == 1 and owners[0].name in near_best:
+                at = capitalised.find(word)
+                capitalised = capitalised[:at] + word[:1].upper() + word[1:] + capitalised[at + len(word) :]
+        return linked if capitalised == text else engine.linker.link(capitalised)
+
+    def _authored(self, words: list[str]) -> str | None:
+        """The answer whose question the words are, but for filler: the first item in the file's order."""
+        best: tuple[int, str] | None = None
+        for n in range(1, min(len(words), self.longest_authored) + 1):
+            for at in range(len(words) - n + 1):
+                found = self.authored_phrases.get(tuple(words[at : at + n]))
+                if found is None or (best is not None and best[0] <= found[0]):
+                    continue
+                if all(w in self.answer_filler for w in words[:at] + words[at + n :]):
+                    best = found
+        return best[1] if best else None
+
+    def _described_apart(self, words: tuple[str, ...], rest: str, opening: bool) -> frozenset[str]:
+        """What words a question sets apart stand for when they name nothing: a kind of work other than the one
+        the rest of the question asks about ("other than her papers"), its works; else the one work, of the kind
+        asked about if any, whose names and the first sentence of its description hold every word ("how many
+        talks has he given, not counting the workshop": the talk that is a workshop), or every one of that kind
+        when the words end in a plural ("the workshops") or open the question ("leaving coursework aside, ...":
+        every work so described, where "tell wind apart from calls" sets nothing apart)."""
+        engine = self.engine
+        said = [t.word for t in tokenize(rest)]
+        asked = next((v[0] for k, v in engine.classes_longest_first if v[1] == "class" and contains(said, k)), None)
+        kind = engine.classes.get(words)
+        if kind is not None and kind[1] == "class" and kind[0] != asked:
+            return frozenset(engine.members(kind[0]))
+        content = {stem(w) for w in words if w not in engine.stopwords}
+        among = engine.members(asked) if asked is not None else [e.iri for e in engine.entities.values()
+                                                                   if e.kind == "work"]  # fmt: skip
+        holders = [i for i in among if content <= what_it_is(engine.entities[i])] if content else []
+        # "talks ..., excluding the workshops": every one of the kind asked so described ("tell wind apart from
+        # calls" asks of no kind)
+        plural = asked is not None and words[-1] != stem(words[-1]) and words[-1].endswith("s")
+        return frozenset(holders) if len(holders) == 1 or plural or (opening and holders) else frozenset()
+
+    def _label(self, iri: str) -> str:
+        e = self.engine.entities.get(iri)
+        return e.label if e is not None else iri
+
+
+def trace_understanding(q: Question, tr: Trace) -> None:
+    """What the engine read in the question: names, words skipped as ordinary, the intent and why, the period,
+    the search words."""
+    engine = q.engine
+    for m in q.linked.mentions:
+        names = [engine.entities[i].label if i in engine.entities else i for i in m.iris]
+        if len(m.iris) == 1:
+            tr.add("linking", f"“{m.text}” names {names[0]}", text=m.text, at=[m.start, m.end], entities=m.iris)
+        else:
+            tr.add("linking", f"“{m.text}” is ambiguous: {', '.join(names)}", text=m.text, at=[m.start, m.end],
+                   entities=m.iris)  # fmt: skip
+    for word in q.linked.skipped:
+        tr.add("linking", f"“{word}” is a name but also an ordinary word, written in lower case with no cue: "
+               "read as a word", text=word)  # fmt: skip
+    if not q.linked.mentions:
+        tr.add("linking", "no name of the graph in the question")
+    if q.rule == "authored":
+        why = f"the question is an authored one ({q.authored_key})"
+    elif q.rule == "only_filler":
+        why = "only a name and filler words"
+    elif q.rule:
+        why = f"rule “{q.rule}” {engine.intents.rules[q.rule].why(q.read)}"
+    else:
+        why = "no intent rule matched"
+    tr.add("intent", f"intent {q.kind}: {why}", intent=q.kind, rule=q.rule or None, cue=list(q.cue))
+    if q.period is not None:
+        start, end = q.period.iso()
+        tr.add("period", f"“{q.period.text}” is {start} to {end}", text=q.period.text, start=start, end=end)
+    if q.terms:
+        extra = q.expansions
+        said = f"search words: {', '.join(q.terms)}" + (f"; with synonyms {', '.join(extra)}" if extra else "")
+        tr.add("search", said, terms=list(q.terms), expanded=extra)
+
+
+def _without_phrases(cue: list[str], phrases: tuple[tuple[str, ...], ...]) -> list[str]:
+    """The cue words without every occurrence of the phrases (longest first): "the earliest talk on record"."""
+    out = list(cue)
+    for phrase in phrases:
+        n = len(phrase)
+        i = 0
+        while i + n <= len(out):
+            if tuple(out[i : i + n]) == phrase:
+                del out[i : i + n]
+            else:
+                i += 1
+    return out
+
+
+def _outside_kinds(cue: Sequence[str], kinds: list[tuple[tuple[str, ...], tuple[str, str]]]) -> list[str]:
+    """The cue words outside the names of kinds of work of several words: "consulting projects" names a kind
+    of work, not a question about consulting her."""
+    out = list(cue)
+    for key, _ in kinds:
+        if len(key) < 2:
+            break  # longest first: the rest are single words, which cue rules may rightly read ("games")
+        for i in range(len(out) - len(key) + 1):
+            if tuple(out[i : i + len(key)]) == key:
+                out[i : i + len(key)] = [""] * len(key)
+    return [w for w in out if w]

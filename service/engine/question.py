@@ -1,0 +1,304 @@
+"""A question analysed once (service/engine/analyse.py): its words, the names it links and their kinds, its
+period, the cue concepts it holds, the kinds of work it names, the amount it asks for and the words left over.
+
+Every route reads this one value; none reads the question's text again. What is costly and needed by only
+some routes (the cue concepts, the words left over, the amount asked) is worked out the first time a route
+asks and kept: the value never changes once made.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import date
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from service.engine.catalog import CONCEPTS, Entity
+from service.engine.dates import Period
+from service.engine.intents import contains
+from service.engine.link import Linked, Mention, Token, tokenize
+from service.engine.quantity import Quantity
+from service.text import fold, stem, terms
+from service.text import words as words_of
+
+if TYPE_CHECKING:
+    from service.engine.engine import Engine
+
+
+@dataclass(frozen=True, eq=False)
+class Question:
+    engine: Engine = field(repr=False)
+    asked: str  # as received
+    normalized: str  # spelling corrected, shorthand expanded, read after the previous question, names set apart
+    today: date
+    tokens: tuple[Token, ...]  # of `normalized`
+    linked: Linked  # the names it links (read only)
+    cue: tuple[str, ...]  # the words that name nothing, without the phrases that ask nothing ("on record")
+    said: tuple[str, ...]  # every word but those of the names of things (the person's names stay)
+    kind: str  # the kind of question (intents.yaml order)
+    rule: str  # the intent rule that decided it ("" when none did)
+    read: tuple[str, ...]  # the words that rule read
+    authored_key: str | None  # the authored or canned answer the question matches
+    period: Period | None
+    terms: tuple[str, ...]  # the words searched for in passages
+    corrections: tuple[tuple[str, str], ...] = ()
+    excluded: frozenset[str] = frozenset()  # what the question sets apart ("apart from Widgeteer", apart.py)
+    _cues: dict[str, bool] = field(default_factory=dict, repr=False)
+
+    # -- words -----------------------------------------------------------------------------
+
+    @cached_property
+    def words(self) -> tuple[str, ...]:
+        """Every word of the normalized question, folded."""
+        return tuple(t.word for t in self.tokens)
+
+    @cached_property
+    def expansions(self) -> list[str]:
+        """The synonyms of the search words that are not search words themselves."""
+        synonyms = self.engine.synonyms
+        return sorted({s for t in self.terms for s in synonyms.get(t, ())} - set(self.terms))
+
+    def has(self, concept: str) -> bool:
+        """Whether the question holds the cue concept (an intent rule of intents.yaml, or a route's own cue
+        words), read outside the names of things."""
+        found = self._cues.get(concept)
+        if found is None:
+            found = self._cues[concept] = self.engine.intents.has(concept, self.said)
+        return found
+
+    def has_in_words(self, concept: str) -> bool:
+        """The cue concept read in every word, names included ("what is X" is a definition whatever X is)."""
+        return self.engine.intents.has(concept, self.words)
+
+    @cached_property
+    def sections_asked(self) -> tuple[str, ...]:
+        """The kinds of section asked for (intents.yaml sections): "why", "results" for "how accurate"."""
+        return tuple(self.engine.intents.sections_asked(self.said))
+
+    @cached_property
+    def sections_asked_in_words(self) -> tuple[str, ...]:
+        return tuple(self.engine.intents.sections_asked(self.words))
+
+    def words_after(self, end: int) -> list[str]:
+        """The words that begin at or after a position of the normalized question."""
+        return [t.word for t in self.tokens if t.start >= end]
+
+    def words_outside(self, spans: list[tuple[int, int]]) -> list[str]:
+        """The words outside the spans of the normalized question (names, a period)."""
+        return [t.word for t in self.tokens if not any(a <= t.start < b for a, b in spans)]
+
+    def words_without(self, text: str) -> list[str]:
+        """The words of the question in lower case with every occurrence of `text` taken out (a period)."""
+        return [t.word for t in tokenize(self.normalized.lower().replace(text, " "))]
+
+    @cached_property
+    def skipped_ends(self) -> tuple[int, ...]:
+        """Where each name read as a word ends ("what is widgeteer the successor of")."""
+        text = fold(self.normalized)
+        return tuple(text.find(fold(w)) + len(w) for w in self.linked.skipped if fold(w) in text)
+
+    def possessive_at(self, end: int) -> bool:
+        """Whether "'s" follows a name ending at `end` ("Widget's successor")."""
+        return self.normalized[end : end + 2] in ("'s", "’s")
+
+    def span_text(self, start: int, end: int) -> str:
+        """The question's words between two positions, as the visitor wrote them."""
+        return self.normalized[start:end]
+
+    # -- names -----------------------------------------------------------------------------
+
+    @cached_property
+    def entities(self) -> tuple[Entity, ...]:
+        """The linked entities; the owner's own name only when nothing else is named: "what did Ada do with
+        SPARQL" asks about SPARQL in her work, as "what did she do with SPARQL" does."""
+        engine = self.engine
+        found = [engine.entities[i] for i in self.linked.entities if i in engine.entities]
+        owner = engine.by_name.get(engine.kb.site.person)
+        if owner is not None and len(found) > 1 and owner in found:
+            return tuple(e for e in found if e is not owner)
+        return tuple(found)
+
+    @cached_property
+    def linked_kinds(self) -> tuple[str, ...]:
+        return tuple(e.kind for e in self.entities)
+
+    def name_terms(self, e: Entity) -> set[str]:
+        """The stemmed words the question names `e` with ("widget canceller")."""
+        return {t for m in self.linked.mentions if e.iri in m.iris for t in terms(m.text)}
+
+    @cached_property
+    def absent_named(self) -> Linked:
+        """The technologies the graph lacks that the question names (absent.yaml and the catalogue), all of them."""
+        return self.engine.absent_linker.link(self.normalized)
+
+    @cached_property
+    def absent(self) -> Linked:
+        """The technologies the graph lacks that the question names: not inside a period ("in spring 2024" is no
+        Spring framework), and not where a longer or equal name of the graph is."""
+        mentions = self.absent_named.mentions
+        if self.period is not None:
+            at = self.normalized.lower().find(self.period.text)
+            inside = range(at, at + len(self.period.text)) if at >= 0 else range(0)
+            mentions = [m for m in mentions if m.start not in inside]
+        spans = [(m.start, m.end) for m in self.linked.mentions]
+        mentions = [m for m in mentions
+                    if not any(a < m.end and m.start < b and (b - a) >= (m.end - m.start) for a, b in spans)]
+        return replace(self.absent_named, mentions=mentions)  # fmt: skip
+
+    def mentions_of(self, iri: str) -> list[Mention]:
+        return [m for m in self.linked.mentions if iri in m.iris]
+
+    # -- kinds of work and categories named ---------------------------------------------------
+
+    @cached_property
+    def classes_named(self) -> tuple[tuple[str, str], ...]:
+        """Every kind of work and skill category the question names outside its linked names, longest name
+        first ("languages" and "plugins" in "which languages are his plugins written in")."""
+        found: list[tuple[str, ...]] = []
+        named: dict[tuple[str, str], None] = {}
+        for key, value in self.engine.classes_longest_first:
+            # "hardware boards" names a category: the "hardware" inside it names no kind of work
+            if contains(self.cue, key) and not any(contains(longer, key) for longer in found):
+                found.append(key)
+                named[value] = None
+        return tuple(named)
+
+    @cached_property
+    def class_named(self) -> tuple[str, str] | None:
+        """The kind of work or skill category the question names outside its linked names, longest name first:
+        (IRI, "class", "category" or "concept")."""
+        for key, value in self.engine.classes_longest_first:
+            if contains(self.cue, key):
+                return value
+        return None
+
+    @cached_property
+    def kind_of_work(self) -> str | None:
+        """The kind of work the question names ("talks", "games"), unless it is too broad to narrow a list by
+        (routes.yaml broad_kinds)."""
+        kind = self.class_named
+        broad = self.engine.broad("broad_kinds")
+        return kind[0] if kind is not None and kind[1] == "class" and not kind[0].endswith(broad) else None
+
+    def asks_which(self, iri: str) -> bool:
+        """Whether the question asks which things of the kind or category `iri` it names: a name of it right
+        after a word of intents.yaml asks_which ("what OS", "which chip"), not "does it use the X library"."""
+        words, which = self.words, self.engine.intents.asks_which
+        return any(value[0] == iri and any(tuple(words[i : i + len(key)]) == key and words[i - 1] in which
+                                           for i in range(1, len(words)))
+                   for key, value in self.engine.classes_longest_first)  # fmt: skip
+
+    @cached_property
+    def which_words(self) -> frozenset[str]:
+        """The stems of the words right after the first word of intents.yaml asks_which, up to the next stopword:
+        the kind of thing asked for ("what audio middleware did it use": audio, middleware)."""
+        words, which, stop = self.words, self.engine.intents.asks_which, self.engine.stopwords
+        at = next((i + 1 for i, w in enumerate(words) if w in which), len(words))
+        out: list[str] = []
+        for w in words[at:]:
+            if w in stop:
+                break
+            out.append(stem(w))
+        return frozenset(out)
+
+    @cached_property
+    def class_words(self) -> frozenset[str]:
+        """The stems of the words of every name of the kinds of work and skill categories the question names."""
+        named = set(self.classes_named)
+        return frozenset(stem(w) for key, value in self.engine.classes_longest_first if value in named for w in key)
+
+    # -- what is asked -------------------------------------------------------------------------
+
+    @cached_property
+    def amount(self) -> Quantity | None:
+        """The amount the question asks for (quantities.yaml: "how long", "how many stops"), if any."""
+        engine = self.engine
+        return engine.quantities.asked(self.said, engine.amount_skipped, engine.synonyms)
+
+    @cached_property
+    def in_period(self) -> frozenset[str]:
+        """The words that name the period."""
+        return frozenset(words_of(self.period.text)) if self.period else frozenset()
+
+    @cached_property
+    def ask(self) -> tuple[str, ...]:
+        """What the question asks beyond the names it links: the stems of the words no intent, filler, topic,
+        reference or period accounts for ("pay" in "how much did Acme pay him")."""
+        accounted = self.engine.accounted
+        stems = (stem(w) for w in self.cue if w not in accounted and w not in self.in_period and not w.isdigit())
+        ask = [t for t in dict.fromkeys(stems) if t not in accounted]
+        if ask and set(ask) <= self._described_by_name():
+            return ()  # "which projects use hand-written Arm assembly": only the name, as described
+        return tuple(ask)
+
+    def _described_by_name(self) -> set[str]:
+        """The stems of the words just before a name that the thing's own description uses of it: the name as
+        the visitor wrote it ("hand-written Arm assembly", "the open-hardware Widgeteer")."""
+        out: set[str] = set()
+        for m in self.linked.mentions:
+            e = self.engine.entities.get(m.iris[0]) if len(m.iris) == 1 else None
+            if e is None or not e.description:
+                continue
+            own = set(terms(e.description))
+            before = [t for t in self.tokens if t.end <= m.start][-2:]
+            for t in reversed(before):
+                if stem(t.word) not in own or t.word in self.engine.stopwords:
+                    break
+                out.add(stem(t.word))
+        return out
+
+    def unknown_words(self, words: tuple[str, ...] | list[str]) -> list[str]:
+        """Content words the site never uses anywhere: in no passage, description, name, cue or lexicon entry."""
+        engine = self.engine
+        known = engine.known_words
+        common = engine.common_english  # "behind", "actually": words of every question, no topic of their own
+        stems = (
+            stem(w)
+            for w in words
+            if w not in engine.stopwords and w not in engine.intents.filler and w not in self.in_period
+            and engine.speller.english(w) < common
+        )
+        return [
+            t
+            for t in stems
+            if t not in known
+            and t not in engine.speller.known
+            and not engine.passages.df(t)
+            and not (engine.descriptions and engine.descriptions.df(t))
+            and not t.isdigit()
+        ]
+
+    @cached_property
+    def unknown_rest(self) -> tuple[str, ...]:
+        """Content words outside the linked names that the site never uses anywhere: the question asks
+        about something else ("the weather in Lisbon tomorrow"), so an overview of the name is no answer."""
+        return tuple(self.unknown_words(self.cue))
+
+    @cached_property
+    def about_her(self) -> bool:
+        """Something in the question ties it to the portfolio: a name it links, or a topic word."""
+        return bool(self.entities or self.linked.ambiguous) or self.has("describes") or any(
+            w in self.engine.intents.topic_words for w in self.words
+        )
+
+    @cached_property
+    def out_of_scope(self) -> bool:
+        """Names nothing the site knows, shows no sign of being about her or her work, and uses a word the
+        site never uses: a question about something else ("who won the world cup in 2018?")."""
+        return not self.about_her and bool(self.unknown_words(self.words))
+
+    @cached_property
+    def role(self) -> Entity | None:
+        """The role the question names, or the latest role at an organisation it names."""
+        engine = self.engine
+        for e in self.entities:
+            if e.kind == "role":
+                return e
+            if e.kind == "organisation" and engine.roles_by_org.get(e.iri):
+                return engine.entities[engine.roles_by_org[e.iri][0]]
+        return None
+
+    @cached_property
+    def concepts(self) -> tuple[Entity, ...]:
+        """The skills, techniques, themes and datasets named."""
+        return tuple(e for e in self.entities if e.kind in CONCEPTS)
