@@ -130,10 +130,20 @@ ROUTES: dict[str, Callable[[State, str, QueryRun], bool]] = {
 
 def person_named(st: State) -> bool:
     """ "tell me about Ada Example": the person, named with nothing else asked, gets the "who" answer."""
-    ents = st.q.entities
-    if not ents or ents[0].kind != "person" or st.q.unknown_rest or _asks_more(st, ents[0]):
+    if _asks_more(st, st.q.entities[0]):
         return False
     return authored(st, "who")
+
+
+def authored_answer(st: State) -> bool:
+    """The answer to a question with one answer (answers.yaml): the owner's text, else the graph's."""
+    assert st.q.authored_key is not None
+    return authored(st, st.q.authored_key)
+
+
+def contact_or_recent(st: State) -> bool:
+    """A contact or a recent-work question that is no authored phrase: the answer of that key."""
+    return authored(st, st.q.kind)
 
 
 def _asks_more(st: State, person: Entity) -> list[str]:

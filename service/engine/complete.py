@@ -17,10 +17,11 @@ from service.engine.state import State
 from service.text import terms
 
 
-def complete(st: State) -> None:
-    engine, plan = st.engine, st.plan
+def complete(st: State, how: str) -> None:
+    """`how`: the route's `complete` ("all", or "own": the results' own articles only; "": never)."""
+    engine = st.engine
     cfg = engine.weights["complete"]
-    if plan.route not in cfg["routes"] or not st.draft.sentences:
+    if not how or not st.draft.sentences:
         return
     asked = [t for t in st.q.ask if t not in engine.search_stopwords]
     if not asked:
@@ -34,7 +35,7 @@ def complete(st: State) -> None:
     least = min(len(asked), int(cfg["min_terms"]))
     whole_floor = float(cfg["whole"])
     best: tuple[float, str, int] | None = None
-    for article in _nearby(st, int(cfg["articles"]), plan.route in cfg["own_only"]):
+    for article in _nearby(st, int(cfg["articles"]), how == "own"):
         for doc in index.article_docs.get(article, []):
             for sentence, found in index.said(doc):
                 got = share(found)

@@ -21,6 +21,7 @@ from service.engine.spelling import Speller
 from service.engine.two import TwoQuestions
 from service.kb import KB
 from service.kb.lexicon import Absent
+from service.language.declarations import Route
 from service.text import fold, stem, terms, words
 from service.vocab import PF
 from service.voice import Voice
@@ -58,6 +59,7 @@ class Engine:
     synonyms: dict[str, set[str]]
     weights: dict[str, Any]
     routes: dict[str, Any]
+    declarations: dict[str, Route]  # the route declarations (service/language/routes/, the owner's applied)
     authored: list[Authored]
     shortcuts: dict[tuple[str, ...], str]
     classes: dict[tuple[str, ...], tuple[str, str]]  # name words -> (IRI, "class" | "category")
@@ -153,7 +155,13 @@ class Engine:
         english = SpellChecker().word_frequency  # how common a word is in English: one dictionary for all
         absent_items, ordinary = _absent(lex.absent, extra.get("technologies") or [], taken, english)
         ordinary |= set(lex.ordinary_words)
-        intents = Intents(language["intents"])
+        # a route's own cue words are a cue concept of its name, read as the intent rules are
+        spec = dict(language["intents"])
+        for route in lex.routes.values():
+            if route.cue and route.name not in spec:
+                spec[route.name] = voice.expand_all(route.cue)
+        language["intents"] = spec
+        intents = Intents(spec)
         relation_rows = kb.catalog.run(routes["routes"]["relation_names"]).rows
         named = {kind: [(tuple(t.word for t in tokenize(row["name"].value)), row["property"].value)
                         for row in relation_rows if row["kind"].value == kind] for kind in ("relation", "fact")}
@@ -320,6 +328,7 @@ class Engine:
             synonyms=dict(synonyms),
             weights=weights,
             routes=routes,
+            declarations=lex.routes,
             authored=authored,
             shortcuts=shortcuts,
             classes=classes,

@@ -35,9 +35,6 @@ WORK = f"{PF}Work"  # every work: the class "list her projects" asks for
 
 def pivot(st: State) -> bool:
     """A technology the graph lacks: say the graph lists no such work, and show what is used instead."""
-    if st.q.kind == "define" or (st.q.kind in ("navigate", "source") and st.q.entities) or st.q.has("describes"):
-        return False  # "sparqlette github": where to find a named work, not a question about GitHub; "the
-        # Wi-Fi logger he built": a work described by its technology
     absent = st.q.absent  # not inside a period, nor where a name of the graph is
     if not absent.entities:  # a name in no lexicon, asked as a technology ("has she used Qdrant for search")
         unknown = _unknown_technology(st)
@@ -151,8 +148,6 @@ def _only_context(st: State, mentions: list[Mention]) -> bool:
 
 def comparison(st: State) -> bool:
     ents = st.q.entities
-    if not st.q.has("compare") or len(ents) < 2:
-        return False
     groups = {"work": "work", "skill": "skill", "technique": "skill", "place": "place", "organisation": "place"}
     a, b = ents[0], ents[1]
     if groups.get(a.kind) != groups.get(b.kind) or groups.get(a.kind) is None:
@@ -206,8 +201,6 @@ def _first_sentence(text: str) -> str:
 
 
 def count(st: State) -> bool:
-    if not st.q.has("count") or st.q.period is not None:  # "how many games in 2020": the period route counts them
-        return False
     ents = st.q.entities
     if ents and all(e.kind in CONCEPTS for e in ents):
         e = ents[0]
@@ -232,10 +225,6 @@ def count(st: State) -> bool:
 
 def ongoing(st: State) -> bool:
     """ "which of his projects are still active": the works begun with no end date (of the kind named, if any)."""
-    if not st.q.has("ongoing") or st.q.period is not None or st.q.kind in ("define", "contact", "navigate", "source"):
-        return False
-    if any(e.kind != "person" for e in st.q.entities):
-        return False  # "is Widgeteer still maintained": that work's own dates
     run = st.run("ongoing")
     iris, (one, many) = _of_kind_named(st, column_iris(run, "work"))
     st.listed = iris
@@ -263,14 +252,17 @@ def _of_kind_named(st: State, iris: list[str]) -> tuple[list[str], tuple[str, st
     return iris, (label.lower(), many.lower())
 
 
+def role_named(st: State) -> bool:
+    """ "what did she build at Acme": the works made during the role named (of the kind named: none when none of
+    them is of that kind, so that a later way may find those described there)."""
+    assert st.q.role is not None
+    return during_role(st, st.q.role, of_kind_only=True)
+
+
 def period(st: State) -> bool:
-    if st.q.kind in ("define", "explain", "contact", "navigate", "source", "stack"):
-        return False
-    role = st.q.role
-    if role is not None and st.q.period is None and (st.q.has("during") or st.q.kind in ("fact", "search", "list")):
-        return during_role(st, role, of_kind_only=True)
-    if st.q.period is None:
-        return False
+    """ "what did she build in Q3 2025": the works active (begun, finished) in the period, of the kind named,
+    narrowed by what the graph says of them when the question describes them; the roles held then."""
+    assert st.q.period is not None
     outside = st.q.words_without(st.q.period.text)
     if not st.q.about_her and any(w not in st.engine.accounted for w in outside):
         return False  # "who won the world cup in 2018?" names a year, not her work
@@ -353,9 +345,6 @@ def _dated_in(st: State, iri: str, field_name: str, start: str, end: str) -> boo
 def all_works(st: State) -> bool:
     """ "list her projects", "his oldest project": every work, when the question names a kind too broad to
     narrow by and asks nothing more of it (tried late, after the routes that read such words otherwise)."""
-    found = st.q.class_named
-    if found is None or not found[0].endswith(st.engine.broad("broad_kinds")) or st.q.entities or st.q.ask:
-        return False
     return class_list(st, (WORK, "class"))
 
 
@@ -389,12 +378,8 @@ def _of_two_classes(st: State, first: str, second: str, *, counting: bool) -> bo
 
 def class_list(st: State, found: tuple[str, str] | None = None, *, counting: bool = False) -> bool:
     at = [e for e in st.q.entities if e.kind != "person"]  # "talks she gave at the Widget Meetup"
-    if found is None:
-        if any(e.kind not in ("organisation", "place") for e in at):
-            return False
-        found = st.q.class_named
-        if found is None or found[0].endswith(st.engine.broad("broad_kinds")):
-            return False
+    found = found or st.q.class_named
+    assert found is not None
     iri, kind = found
     if kind == "class" and (category := _category_with(st)) is not None:
         iri, kind = category, "category"  # "what languages did he use in his hardware projects"
@@ -490,9 +475,7 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
 
 
 def with_all(st: State) -> bool:
-    concepts = [e for e in st.q.entities if e.kind in CONCEPTS]
-    if len(concepts) < 2:
-        return False
+    concepts = list(st.q.concepts)
     if len(concepts) == 2:
         run = st.run("with_two", {"first": concepts[0].iri, "second": concepts[1].iri})
     else:
@@ -513,12 +496,7 @@ def with_all(st: State) -> bool:
 
 
 def concept_works(st: State) -> bool:
-    ents = st.q.entities
-    if not ents or ents[0].kind not in CONCEPTS or st.q.unknown_rest:
-        return False
-    if st.q.kind == "stack" and any(e.kind == "work" for e in ents):
-        return False  # "which game audio middleware does Widget work with": the work's stack, not the theme's works
-    e = ents[0]
+    e = st.q.entities[0]
     candidate = st.engine.routes["candidates"].get(e.kind)
     if not candidate:
         return False

@@ -31,21 +31,13 @@ from service.text import fold, stem, terms
 from service.text import words as words_of
 from service.vocab import PF
 
-SKIP = ("define", "navigate", "source", "contact", "stack")
-
-
 
 def dates(st: State) -> bool:
     """ "when did he start Widgeteer", "how long did Gadgeteer take": a named work's start, end and publication."""
-    works = [e for e in st.q.entities if e.kind == "work"]
-    others = [e for e in st.q.entities if e.kind != "person"]  # "when did Ada start working on Widget": the work's
     stack = st.q.kind == "stack"  # "what was Widget built with, and when": its dates, then its stack
-    if not st.q.has("time") or len(works) != 1 or len(others) != 1 or (st.q.kind in SKIP and not stack) \
-            or st.q.period is not None:  # fmt: skip
-        return False
     if st.q.ask:  # "how long did the battery last": a part of the work, not the work's own dates
         return False
-    e = works[0]
+    e = next(e for e in st.q.entities if e.kind == "work")  # "when did Ada start working on Widget": the work's
     kind = st.q.kind_of_work
     if kind is not None and kind.rsplit("#", 1)[-1] not in e.classes:
         return False  # "when did she give a talk about it": the talk's date, not the work's
@@ -98,8 +90,8 @@ def relation(st: State) -> bool:
     ents = [e for e in st.q.entities if e.kind != "person"][:3]  # the person is every question's subject
     asked = [(key, prop) for key, prop in st.engine.relations if contains(st.q.said, key)]
     # "what does Widgeteer's successor run on": a stack asked of the related thing is still the relation's
-    if not asked or (st.q.kind in SKIP and st.q.kind != "stack") or st.q.kind == "explain":
-        return False  # "how does Widget send its data back" asks how, not for its datasets
+    if not asked:
+        return False
     if not ents:  # "how many components does widgeteer have": a name read as a word, of which a relation is asked
         ents = [st.engine.entities[i] for text in st.q.linked.skipped for i in st.engine.linker.link(text, strict=False)
                 .entities if i in st.engine.entities and st.engine.entities[i].kind != "person"][:3]  # fmt: skip
@@ -156,7 +148,7 @@ def fact(st: State) -> bool:
     work named, the one its description makes the question about) through the property the question names by its
     label or another name the ontology gives it (queries/relation-names.rq, the facts); with its publication."""
     asked = {prop for key, prop in st.engine.facts_named if contains(st.q.said, key)}
-    if not asked or st.q.kind in SKIP or st.q.period is not None:
+    if not asked:
         return False
     ents = [e for e in st.q.entities if e.kind != "person"][:3]
     kind = st.q.kind_of_work
@@ -224,13 +216,9 @@ def _with_organisation(st: State, iris: list[str]) -> list[str]:
 def of_kind(st: State) -> bool:
     """ "has he given a talk about Widgeteer", "papers about Gadgeteer": the works of the kind named that the one
     thing named is related to in the graph, through any property, either way."""
-    ents = [e for e in st.q.entities if e.kind != "person"]
+    e = next(e for e in st.q.entities if e.kind != "person")
     kind = st.q.kind_of_work
-    if len(ents) != 1 or kind is None:
-        return False
-    if st.q.kind in SKIP or st.q.kind == "explain":  # "why does Widgeteer classify on the device": not devices
-        return False
-    e = ents[0]
+    assert kind is not None
     if e.kind != "work" or kind.rsplit("#", 1)[-1] in e.classes:  # "the Widgeteer library" is Widgeteer itself
         return False
     mark = st.checkpoint()
@@ -264,12 +252,7 @@ def described_neighbour(st: State) -> bool:
     of the things one named work is related to, the one whose own description holds what the question asks
     beyond the work's name, better than the work's own description and article do (or named by the article's
     passage that holds it most); said with its description and the passage of the work's article that names it."""
-    works = [e for e in st.q.entities if e.kind == "work"]
-    if len(works) != 1 or st.q.kind in (*SKIP, "define", "explain") or st.q.amount is not None:
-        return False  # how and why, and amounts, are the article's to answer
-    if st.engine.intents.sections_asked(st.q.said):
-        return False
-    work = works[0]
+    work = next(e for e in st.q.entities if e.kind == "work")
     own = st.q.name_terms(work)
     asked = tuple(t for t in st.q.ask if t not in own)
     if not asked:

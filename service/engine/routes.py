@@ -239,8 +239,6 @@ def say_role(st: State, role: Entity | None) -> None:
 
 def entity_answer(st: State) -> bool:
     ents = st.q.entities
-    if not ents or st.q.unknown_rest:
-        return False
     more = {stem(w) for w in st.q.cue if w not in st.engine.stopwords and w not in st.engine.intents.filler}
     if st.q.kind == "search" and more and ents[0].kind in ("place", "organisation") and not (
         more & set(terms(ents[0].description))

@@ -54,6 +54,7 @@ class State:
     trace: Trace | None = None  # the steps taken, when asked for (service/engine/trace.py)
     of_kind_asked: bool = False  # the answer lists the things of the category asked ("what OS does it run on")
     near: bool = False  # a passage of the work named kept though it lacks the question's words: weak (plan.py)
+    reason: str = ""  # why the question is declined, when it is (refuse.py), for the trace
 
     @property
     def hits(self) -> list[ArticleHit]:

@@ -13,10 +13,7 @@ from service.text import stem, terms
 
 
 def define(st: State) -> bool:
-    ents = [e for e in st.q.entities if e.kind != "work"]
-    if st.q.kind != "define" or not ents or st.q.unknown_rest:
-        return False
-    e = ents[0]
+    e = next(e for e in st.q.entities if e.kind != "work")
     st.plan.route = "definition"
     st.exact = True
     st.listed = [e.iri]
@@ -52,7 +49,7 @@ def _as_named(st: State, e: Entity) -> None:
 
 
 def explain(st: State) -> bool:
-    if st.q.kind != "explain" or _first_of_kind(st):
+    if _first_of_kind(st):
         return False
     part = _without_article(st)
     joining = _joining_work(st) if part is None else None
@@ -280,11 +277,6 @@ def described_work(st: State) -> bool:
     in_order = st.q.has("in_order")  # "list his bat detectors in order"
     # the person named ("Ada's first weather station") says whose it is, as "her" would
     things = [e for e in st.q.entities if e.kind != "person"]
-    if st.q.kind == "contact":  # "the best way to contact Ada": her address, not the work with a contact form
-        return False
-    if not (st.q.has("describes") or ordinal or in_order) or any(e.kind not in ("place", "organisation")
-                                                                    for e in things):
-        return False
     kind = st.q.class_named
     if not st.q.has("describes") and (kind is not None or things):
         return False  # "his first paper", "the first thing at Acme": the lists of a kind and of a role say it
@@ -444,8 +436,6 @@ def _holds_asked(st: State, passage: Passage) -> bool:
 
 def lexicon_definition(st: State) -> bool:
     """A general term the lexicon defines, when the question asks what it is (or is only the term)."""
-    if st.q.entities:
-        return False  # a name of the graph is answered from the graph
     words = st.q.words
     content = [w for w in words if w not in st.engine.stopwords]
     for key, d in sorted(st.engine.definitions.items(), key=lambda kv: -len(kv[0])):

@@ -25,7 +25,6 @@ class TwoQuestions:
         self.starts: list[Phrase] = sorted(phrases(spec.get("starts")), key=len, reverse=True)
         self.joiners: list[Phrase] = sorted(phrases(spec.get("joiners")), key=len, reverse=True)
         self.min_first = int(spec.get("min_first_words") or 3)
-        self.whole_routes = frozenset(str(r) for r in spec.get("whole_routes") or [])
 
     def split(self, text: str) -> tuple[str, str] | None:
         """The two questions the text asks, or None when it asks one: a question word joined to one by itself

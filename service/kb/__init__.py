@@ -92,7 +92,8 @@ class KB:
             raise KBNotFound(path)
         manifest = read_manifest(path)
         site = Site(**manifest["site"])
-        lexicon, _ = load_lexicon(sorted((path / "lexicon").glob("*.yaml")))
+        folder = path / "lexicon"
+        lexicon, _ = load_lexicon(sorted(folder.glob("*.yaml")) + sorted((folder / "routes").glob("*.yaml")))
         queries, _ = load_catalog(sorted((path / "queries").glob("*.rq")))
         store = open_kb_store(path, manifest, in_memory=in_memory)
         index = open_index(path / "index")

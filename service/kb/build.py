@@ -146,7 +146,9 @@ def _write(checked: Checked, stage: Path, cache: Path, steps: _Steps, target: pu
         for name, files in (("lexicon", sources.lexicon_files()), ("queries", sources.query_files())):
             (stage / name).mkdir()
             for f in files:
-                shutil.copy2(f, stage / name / f.name)
+                to = stage / name / (f"routes/{f.name}" if f.parent.name == "routes" else f.name)
+                to.parent.mkdir(exist_ok=True)
+                shutil.copy2(f, to)
         shutil.copy2(sources.data / "site.yaml", stage / "site.yaml")
         _write_articles(checked, stage / "wiki")
     assert checked.site is not None

@@ -25,6 +25,8 @@ import yaml
 
 from service import language, yamlfile
 from service.errors import Problem, display_path
+from service.language import declarations
+from service.language.declarations import Route
 from service.voice import PRONOUNS, Voice
 
 _URL = re.compile(r"^https?://[^/@\s]+(/\S*)?$")
@@ -54,6 +56,7 @@ class Lexicon:
     synonyms: list[list[str]] = field(default_factory=list)
     definitions: list[Definition] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+    routes: dict[str, Route] = field(default_factory=dict)  # the route declarations, the owner's applied
 
     def synonym_groups(self) -> list[list[str]]:
         """The engine's groups of ordinary English (equivalents.yaml), then the owner's (synonyms.yaml)."""
@@ -84,6 +87,7 @@ def load_lexicon(paths: list[Path], refs: Refs | None = None) -> tuple[Lexicon, 
     lex = Lexicon()
     problems: list[Problem] = []
     owner: dict[str, tuple[Any, Lines, str]] = {}
+    owner_routes: dict[str, tuple[Any, Lines, str]] = {}
     for path in paths:
         shown = display_path(path)
         try:
@@ -94,7 +98,9 @@ def load_lexicon(paths: list[Path], refs: Refs | None = None) -> tuple[Lexicon, 
         except UnicodeDecodeError:
             problems.append(Problem(shown, 0, "yaml", "not UTF-8 text"))
             continue
-        owner[path.stem] = (doc, lines, shown)
+        (owner_routes if path.parent.name == "routes" else owner)[path.stem] = (doc, lines, shown)
+    lex.routes, found = declarations.load(owner_routes)
+    problems += found
     for stem in language.STEMS:
         doc, lines, shown = owner.pop(stem, (None, {}, ""))
         merged, found = language.merge(stem, doc, lines, shown)

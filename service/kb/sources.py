@@ -63,7 +63,9 @@ class Sources:
         return sorted(self.data.rglob("*.ttl"))
 
     def lexicon_files(self) -> list[Path]:
-        return sorted((self.data / "lexicon").glob("*.yaml"))
+        """The owner's lexicon files, with their route declarations (lexicon/routes/*.yaml)."""
+        folder = self.data / "lexicon"
+        return sorted(folder.glob("*.yaml")) + sorted((folder / "routes").glob("*.yaml"))
 
     def wiki_files(self) -> list[Path]:
         return sorted(self.wiki.rglob("*.md"))

@@ -51,6 +51,7 @@ _OPEN: dict[str, set[tuple[str, ...]]] = {
     "query-examples": {()},
     "intents": {("references", "ordinals")},
     "shorthand": {()},
+    "route": {("say",), ("queries",), ("cue",), ()},
 }
 # Keys an owner may add to a mapping beside those the engine's has, by file and path (* for any key).
 _ALSO: dict[tuple[str, ...], set[str]] = {("intents", "*"): {"starts_with", "mentions", "ends_with", "unless"}}
@@ -178,6 +179,15 @@ def merge(stem: str, override: Any, lines: Lines, shown: str) -> tuple[Any, list
             return base, m.problems
         return base + override, []
     return m.value(base, override, (), ()), m.problems
+
+
+def merge_route(base: Any, override: Any, lines: Lines, shown: str) -> tuple[Any, list[Problem]]:
+    """A route declaration (routes/<route>.yaml) with an owner's override applied: `say`, `queries` and `cue` take
+    keys of the owner's own; `ways` (or `ways+`), `examples` and `not` are lists."""
+    if base is None:
+        return override, []
+    m = _Merge("route", shown, lines)
+    return m.value(copy.deepcopy(base), override, (), ()), m.problems
 
 
 def engine_language() -> dict[str, Any]:
