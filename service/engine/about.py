@@ -51,22 +51,24 @@ def who(st: State, iri: str, run: QueryRun) -> bool:
     st.listed = [iri]
     if description:
         named = v.short.lower() in description.lower() or v.name.lower() in description.lower()
-        st.say(description if named else f"{v.name}: {description}", ref)
+        if named:
+            st.say(description, ref)
+        else:
+            st.tell("about.named", ref, description=description)
     roles_run, now = _current(st)
     jobs = [r for r in now if r["education"].value != "true"] or now
     if jobs:
-        held = "; ".join(role_text(r, st.q.today) for r in jobs)
-        opening = "Now" if description else f"{v.name} is now"
-        st.say(f"{opening}: {held}." if description else f"{opening} {held}.", st.read_query(roles_run, held))
+        held = "; ".join(role_text(st, r) for r in jobs)
+        st.tell("about.now" if description else "about.is_now", st.read_query(roles_run, held), roles=held)
         st.listed += [r["role"].value for r in jobs]
     where = _place(rows)
     if where:
-        st.say(f"{v.f['They']} {v.f['is']} based in {where}.", st.read_query(run, where))
+        st.tell("about.based", st.read_query(run, where), place=where)
     keys = st.run("key_works")
     works = column_iris(keys, "work")
     if works:
         shown = names(labels(st, works), answer_limit(st))
-        st.say(f"Key works: {shown}.", st.read_query(keys, shown))
+        st.tell("about.key_works", st.read_query(keys, shown), works=shown)
         st.listed += works
     if not st.draft.sentences:
         return False
@@ -75,20 +77,19 @@ def who(st: State, iri: str, run: QueryRun) -> bool:
 
 
 def based(st: State, iri: str, run: QueryRun) -> bool:
-    v = st.voice
     where = _place(run.rows)
     st.listed = [iri]
     if where:
         st.listed.append(run.rows[0]["place"].value)
-        st.say(f"{v.short} {v.f['is']} based in {where}.", st.read_query(run, where))
+        st.tell("about.based_short", st.read_query(run, where), place=where)
     else:  # no place of the person's own: where the current role is
         roles_run, now = _current(st)
         placed = [r for r in now if "placeLabel" in r]
         if not placed:
             return False
-        held = [role_text(r, st.q.today) for r in placed]
+        held = [role_text(st, r) for r in placed]
         ref = st.read_query(roles_run, "; ".join(held))
-        st.say(f"{v.short}'s current role is based there: {'; '.join(held)}.", ref)
+        st.tell("about.role_based", ref, roles="; ".join(held))
         st.listed.append(placed[0]["place"].value)
     st.plan.route = "about"
     return True
@@ -99,8 +100,8 @@ def education(st: State, iri: str, _person_run: QueryRun) -> bool:
     rows = sorted((r for r in run.rows if r["education"].value == "true"), key=lambda r: r["roleStart"].value)
     if not rows:
         return False
-    held = [role_text(r, st.q.today) for r in rows]
-    st.say(f"{st.voice.short} studied: {'; '.join(held)}.", st.read_query(run, "; ".join(held)))
+    held = [role_text(st, r) for r in rows]
+    st.tell("about.studied", st.read_query(run, "; ".join(held)), roles="; ".join(held))
     st.listed = list(dict.fromkeys(i for r in rows for i in (r["role"].value, r["organisation"].value)))
     st.plan.route = "about"
     return True
@@ -116,8 +117,8 @@ def contact(st: State, iri: str, run: QueryRun) -> bool:
     roles_run, now = _current(st)
     jobs = [r for r in now if r["education"].value != "true"]
     if jobs:
-        held = names([role_text(r, st.q.today) for r in jobs], 3)
-        st.say(f"{st.voice.f['They']} {st.voice.f['is']} now {held}.", st.read_query(roles_run, held))
+        held = names([role_text(st, r) for r in jobs], 3)
+        st.tell("contact.now", st.read_query(roles_run, held), roles=held)
     st.listed = [iri]
     st.plan.route = "contact"
     return True
@@ -188,35 +189,30 @@ def canned_route(st: State, route: str) -> bool:
         run = st.run("recent", {"since": since})
         st.listed = column_iris(run, "work")
         ref = st.read_query(run, ", ".join(labels(st, st.listed)))
-        st.say(f"Most recent work first: {names(labels(st, st.listed), answer_limit(st))}.", ref)
+        st.tell("recent.works", ref, works=names(labels(st, st.listed), answer_limit(st)))
         latest = run.rows[0]["last"].value[:7] if run.rows else ""
         if latest:
-            st.say(f"The latest activity in the graph is from {latest}.", ref)
+            st.tell("recent.latest", ref, month=latest)
         _roles_now(st)
     elif route == "key_works":
         run = st.run("key_works")
         st.listed = column_iris(run, "work")
         ref = st.read_query(run, ", ".join(labels(st, st.listed)))
-        v = st.voice.f
-        st.say(f"{v['Their']} key works, in {v['their']} own order: {names(labels(st, st.listed), 12)}.", ref)
+        st.tell("key_works.works", ref, works=names(labels(st, st.listed), 12))
     elif route == "career":
         person = st.engine.by_name.get(st.engine.kb.site.person)
         run = st.run("career", {"person": person.iri if person else ""})
         st.listed = column_iris(run, "role")
         ref = st.read_query(run, "; ".join(r["role"].label or "" for r in run.rows))
-        steps = [f"{r['role'].label} ({r['roleStart'].value[:4]}–{r['roleEnd'].value[:4] if 'roleEnd' in r else 'now'})"
-                 for r in run.rows]  # fmt: skip
-        st.say(f"{st.voice.f['Their']} roles, most recent first: {'; '.join(steps)}.", ref)
+        now = st.engine.sentence("now")
+        steps = [st.engine.sentence("career.role", role=r["role"].label, start=r["roleStart"].value[:4],
+                                    end=r["roleEnd"].value[:4] if "roleEnd" in r else now) for r in run.rows]
+        st.tell("career.roles", ref, roles="; ".join(steps))
     elif route == "skills":
         run = st.run("skills")
         st.listed = column_iris(run, "skill")
         ref = st.read_query(run, ", ".join(f"{r['skill'].label}: {r['works'].value}" for r in run.rows))
-        st.say(
-            f"The skills {st.voice.f['their']} works use most: "
-            + names([f"{r['skill'].label} ({r['works'].value})" for r in run.rows], 10)
-            + ".",
-            ref,
-        )
+        st.tell("skills.skills", ref, skills=names([f"{r['skill'].label} ({r['works'].value})" for r in run.rows], 10))
     else:
         return False
     return True
@@ -229,8 +225,8 @@ def _roles_now(st: State) -> None:
     if not now:
         st.plan.sparql.pop()
         return
-    held = [f"{r['role'].label} (since {month(r['roleStart'].value)})" for r in now]
-    st.say(f"{st.voice.f['Their']} roles now: {names(held, 4)}.", st.read_query(run, "; ".join(held)))
+    held = [st.engine.sentence("recent.since", role=r["role"].label, month=month(r["roleStart"].value)) for r in now]
+    st.tell("recent.roles_now", st.read_query(run, "; ".join(held)), roles=names(held, 4))
     roles = [r["role"].value for r in now]
     # "what is she doing now" asks for the roles first; "what is she working on" for the works
     st.listed = [*roles, *st.listed] if st.q.has("doing_now") else [*st.listed, *roles]

@@ -20,7 +20,6 @@ from service.engine.routes import (
     labels,
     month,
     names,
-    plural,
     say_role,
     when,
 )
@@ -29,20 +28,24 @@ from service.queries import QueryRun
 from service.text import terms
 
 
-def _span(row: dict[str, Any], today: date) -> str:
+def _span(st: State, row: dict[str, Any]) -> str:
+    say = st.engine.sentence
     start = row["roleStart"].value
     end = row["roleEnd"].value if "roleEnd" in row else None
-    finish = date.fromisoformat(end[:10]) if end else today
+    finish = date.fromisoformat(end[:10]) if end else st.q.today
     months = (finish.year - int(start[:4])) * 12 + finish.month - int(start[5:7]) + 1
     years, rest = divmod(months, 12)
-    length = " and ".join(p for p in (plural(years, "year", "years") if years else "",
-                                      plural(rest, "month", "months") if rest else "") if p)  # fmt: skip
-    return f"{month(start)} to {month(end) if end else 'now'}, {length}"
+    length = say("years_and_months" if years and rest else "years" if years else "months" if rest else "",
+                 years=years, months=rest) if years or rest else ""  # fmt: skip
+    return say("role_span", start=month(start), end=month(end) if end else say("now"), length=length)
 
 
-def role_text(row: dict[str, Any], today: date) -> str:
-    place = f" in {row['placeLabel'].value}" if "placeLabel" in row else ""
-    return f"{row['roleLabel'].value}{place} ({_span(row, today)})"
+def role_text(st: State, row: dict[str, Any]) -> str:
+    """ "Staff engineer in Glasgow (March 2021 to now, 3 years and 2 months)": a role of the career query."""
+    if "placeLabel" in row:
+        return st.engine.sentence("role_in", role=row["roleLabel"].value, place=row["placeLabel"].value,
+                                  span=_span(st, row))  # fmt: skip
+    return st.engine.sentence("role", role=row["roleLabel"].value, span=_span(st, row))
 
 
 def place_of(st: State) -> bool:
@@ -70,8 +73,8 @@ def place_of(st: State) -> bool:
         st.exact = True
         st.listed = [e.iri] + [p.value for p in places]
         where = names(list(dict.fromkeys(p.label or p.value for p in places)), 3)
-        verb = "is in" if e.kind == "place" else "was based in" if e.kind == "role" and e.end else "is based in"
-        st.say(f"{e.label} {verb} {where}.", st.read_entity(e, facts))
+        said = "place_in" if e.kind == "place" else "was_based_in" if e.kind == "role" and e.end else "based_in"
+        st.tell(f"place.{said}", st.read_entity(e, facts), thing=e.label, places=where)
         return True
     return False
 
@@ -90,17 +93,17 @@ def events_in_place(st: State) -> bool:
     if not rows and not outside:
         return False  # the place by the works' own descriptions, or their roles
     label, many = st.engine.class_labels[kind]
-    where = f"{'outside' if outside else 'in'} {places[0].label}"
+    where = "outside" if outside else "in"
     st.plan.route = "events_in_place"
     st.exact = True
     st.listed = [r["work"].value for r in rows] + [places[0].iri]
     if not rows:
-        st.say(f"The graph records no {label.lower()} of {st.voice.f['theirs']} held {where}.",
-               st.read_query(run, "0 rows"))  # fmt: skip
+        st.tell(f"events_in_place.none_{where}", st.read_query(run, "0 rows"), one=label.lower(),
+                place=places[0].label)  # fmt: skip
         return True
     said = [f"{r['workLabel'].value} ({', '.join(_held(r, places[0].iri))})" for r in rows]
-    st.say(f"{plural(len(rows), label.lower(), many.lower())} held {where}: {names(said, answer_limit(st))}.",
-           st.read_query(run, ", ".join(said)))  # fmt: skip
+    st.tell(f"events_in_place.held_{where}", st.read_query(run, ", ".join(said)), count=len(rows), one=label.lower(),
+            many=many.lower(), place=places[0].label, works=names(said, answer_limit(st)))  # fmt: skip
     if len(rows) == 1:  # the one held there, in its own words (the event it was given at)
         st.say_account(st.engine.entities[rows[0]["work"].value])
     return True
@@ -125,16 +128,14 @@ def _lived_then(st: State, e: Entity, facts: QueryRun) -> bool:
     held = [r for r in run.rows if "placeLabel" in r]
     if not held:
         return False
-    f = st.voice.f
-    said = names([f"{r['roleLabel'].value} in {r['placeLabel'].value}" for r in held], 3, "and then" if not began
-                 else "and")  # fmt: skip
+    say = st.engine.sentence
+    said = names([say("place.role_in", role=r["roleLabel"].value, place=r["placeLabel"].value) for r in held], 3,
+                 say("place.and_then") if not began else "and")  # fmt: skip
     st.plan.route = "place"
     st.exact = True
     st.listed = [e.iri, *dict.fromkeys(r["place"].value for r in held)]
-    until = month(e.end) if e.end else "now"
-    span = f"began {e.display} ({month(e.start)})" if began else f"made {e.display} ({month(e.start)} to {until})"
-    st.say(f"When {f['they']} {span}, {f['they']} {f['was']} {said}.", st.read_entity(e, facts),
-           st.read_query(run, said))  # fmt: skip
+    st.tell("place.when_began" if began else "place.when_made", st.read_entity(e, facts), st.read_query(run, said),
+            work=e.display, began=month(e.start), until=month(e.end) if e.end else say("now"), roles=said)  # fmt: skip
     return True
 
 
@@ -149,7 +150,8 @@ def _venue_of(st: State, e: Entity, facts: QueryRun) -> bool:
     st.plan.route = "place"
     st.exact = True
     st.listed = [e.iri]
-    st.say(f"{e.label} appeared in {venue}." if venue else f"{e.label}: {e.description}", st.read_entity(e, facts))
+    st.tell("place.appeared" if venue else "place.described", st.read_entity(e, facts), thing=e.label, venue=venue,
+            description=e.description)  # fmt: skip
     return True
 
 
@@ -201,8 +203,8 @@ def career(st: State) -> bool:
         if outside and _kind_of_work_only(st):
             return False  # "talks outside the UK": of the talks, which the roles do not say
         run = st.run("outside_roles" if outside else "place_roles", {"place": places[0].iri})
-        where = f"{'outside' if outside else 'in'} {places[0].label}"
-        rows, opening = run.rows, where[:1].upper() + where[1:]
+        where = "outside" if outside else "in"
+        rows, opening = run.rows, st.engine.sentence(f"roles.{where}", place=places[0].label)
         if rows and not outside and st.q.period is None and (st.q.has("before") or st.q.has("after")):
             here = {r["role"].value for r in rows}  # "where was she before Madrid"
             all_roles = st.run("career", career_params)
@@ -210,7 +212,7 @@ def career(st: State) -> bool:
             if anchor:
                 return _next_to(st, all_roles, anchor, before=st.q.has("before"))
         if not rows:
-            st.say(f"The graph records no role of {st.voice.f['theirs']} {where}.", st.read_query(run, "0 rows"))
+            st.tell(f"roles.none_{where}", st.read_query(run, "0 rows"), place=places[0].label)
             _finish(st, run, [])
             return True
     elif named:
@@ -218,13 +220,13 @@ def career(st: State) -> bool:
         rows = [r for r in run.rows if r["role"].value in named or r["organisation"].value in named]
         rows.sort(key=lambda r: r["roleStart"].value)
         first = next(e for e in st.q.entities if e.iri in named)
-        opening = "" if first.kind == "role" else f"At {first.label}"  # a role named says itself
+        opening = "" if first.kind == "role" else st.engine.sentence("roles.at", organisation=first.label)
         if rows and st.q.period is None and (st.q.has("before") or st.q.has("after")):
             return _next_to(st, run, rows, before=st.q.has("before"))
     elif st.q.period is not None:
         start, end = st.q.period.iso()
         run = st.run("period_roles", {"start": start, "end": end})
-        span = when(st.q.period.start, st.q.period.end)
+        span = when(st, st.q.period.start, st.q.period.end)
         opening = span[:1].upper() + span[1:]
         rows = run.rows
     elif st.q.has("now") or st.q.has("first") or st.q.has("count"):
@@ -233,24 +235,25 @@ def career(st: State) -> bool:
         if st.q.has("count"):
             orgs = {r["organisation"].value for r in rows}
             rows = rows[::-1]
-            opening = f"{plural(len(rows), 'role', 'roles')} at {plural(len(orgs), 'organisation', 'organisations')}"
+            opening = st.engine.sentence("roles.count", roles=len(rows), organisations=len(orgs))
         elif st.q.has("now"):
             today = st.q.today.isoformat()
-            rows, opening = [r for r in rows if "roleEnd" not in r or r["roleEnd"].value >= today], "Now"
+            rows = [r for r in rows if "roleEnd" not in r or r["roleEnd"].value >= today]
+            opening = st.engine.sentence("roles.now")
         else:
-            rows, opening = rows[-1:], "First"
+            rows, opening = rows[-1:], st.engine.sentence("roles.first")
     elif st.q.has("country") and not named:  # "which countries has he studied or worked in": the places, by country
         run = st.run("career", career_params)
         return _places(st, run, _kind_asked(st, run.rows), career_params)
     elif st.q.has("time") or (st.q.has("education") and not st.q.has("job")):  # "when did she study", "which uni"
         run = st.run("career", career_params)
-        kind = "studies" if st.q.has("study") and not st.q.has("job") else "roles"
-        rows, opening = run.rows, f"{st.voice.f['Their']} {kind}, most recent first"
+        kind = "studies" if st.q.has("study") and not st.q.has("job") else "all"
+        rows, opening = run.rows, st.engine.sentence(f"roles.{kind}")
         if sequence and st.q.period is None and (titled := _titled(st, run.rows, best=True)):
             return _next_to(st, run, titled, before=st.q.has("before"))  # "what did he do right after the RA job"
         titled = _titled(st, run.rows)  # "when did he intern": the roles whose title says so
         if titled:
-            rows, opening = titled, "Roles" if len(titled) > 1 else "Role"
+            rows, opening = titled, st.engine.sentence("roles.titled", count=len(titled))
     elif st.q.has("where") and not named:  # "where has she lived", "which cities has he worked in"
         run = st.run("career", career_params)  # "where did he intern": the roles whose title says so, if any
         return _places(st, run, _titled(st, run.rows) or _kind_asked(st, run.rows), career_params)
@@ -261,21 +264,21 @@ def career(st: State) -> bool:
         rows = _titled(st, run.rows)  # "did he ever do an internship": the roles whose title says so
         if not rows and st.q.has("job") and not st.q.has("study") and not works:  # "which companies has she worked for"
             rows = [r for r in run.rows if r["education"].value != "true"]
-            opening = f"{st.voice.f['Their']} jobs, most recent first"
+            opening = st.engine.sentence("roles.jobs")
         elif not rows:
             st.plan.sparql.pop()  # read for nothing: the authored career answer and the canned route take the rest
             return False
         else:
-            opening = "Roles" if len(rows) > 1 else "Role"
+            opening = st.engine.sentence("roles.titled", count=len(rows))
     rows = _kind_asked(st, rows)
     if not rows:
         return False
     if st.q.has("lives") and not named and not places and (st.q.period is not None or st.q.has("now")):
         # "which city did she live in from 2019 to 2021", "where is he based these days": the places
         return _places(st, run, rows, career_params)
-    held = [role_text(r, st.q.today) for r in rows]
+    held = [role_text(st, r) for r in rows]
     ref = st.read_query(run, "; ".join(held))
-    st.say(f"{opening}: {'; '.join(held)}." if opening else f"{'; '.join(held)}.", ref)
+    st.tell("roles.roles" if opening else "roles.roles_only", ref, opening=opening, roles="; ".join(held))
     _finish(st, run, rows)
     return True
 
@@ -296,13 +299,13 @@ def _places(st: State, run: QueryRun, rows: list[dict[str, Any]], person: dict[s
     said = []
     for place, held in spans.items():
         first = min(r["roleStart"].value[:4] for r in held)
-        last = "now" if any("roleEnd" not in r for r in held) else max(r["roleEnd"].value[:4] for r in held)
+        last = st.engine.sentence("now") if any("roleEnd" not in r for r in held) else max(
+            r["roleEnd"].value[:4] for r in held)  # fmt: skip
         years = first if first == last else f"{first}–{last}"
         around = ", ".join(larger.get(place, []))
-        said.append(f"{place}{f', {around}' if around else ''} ({years}: "
-                    f"{names([r['roleLabel'].value for r in held], 3)})")  # fmt: skip
-    text = f"The places of {st.voice.f['their']} roles, earliest first: {'; '.join(said)}."
-    st.say(text, st.read_query(run, "; ".join(said)))
+        said.append(st.engine.sentence("roles.place_within" if around else "roles.place", place=place, within=around,
+                                       years=years, roles=names([r["roleLabel"].value for r in held], 3)))
+    st.tell("roles.places", st.read_query(run, "; ".join(said)), places="; ".join(said))
     st.read_query(within, ", ".join(f"{p}: {', '.join(ws)}" for p, ws in larger.items()))
     _finish(st, run, [r for held in spans.values() for r in held])
     st.listed = [*dict.fromkeys(r["place"].value for held in spans.values() for r in held if "place" in r),
@@ -340,16 +343,14 @@ def _next_to(st: State, run: QueryRun, named: list[dict[str, Any]], *, before: b
         after = [r for r in others if day(r, "roleStart") >= day(anchor, "roleEnd") - slack] if "roleEnd" in anchor \
             else [r for r in others if day(r, "roleStart") > start]  # fmt: skip
         pick = min(after, key=lambda r: r["roleStart"].value, default=None)
-    side = "Before" if before else "After"
     if pick is None:
-        none = "first" if before else "latest"
-        text = f"{anchor['roleLabel'].value} is {st.voice.f['their']} {none} role in the graph: nothing comes " \
-               f"{side.lower()} it."  # fmt: skip
+        text = st.engine.sentence("roles.no_earlier" if before else "roles.no_later", role=anchor["roleLabel"].value)
         st.say(text, st.read_query(run, text))
         _finish(st, run, [anchor])
         return True
-    held = role_text(pick, st.q.today)
-    st.say(f"{side} {anchor['roleLabel'].value}: {held}.", st.read_query(run, held))
+    held = role_text(st, pick)
+    st.tell("roles.before" if before else "roles.after", st.read_query(run, held), role=anchor["roleLabel"].value,
+            held=held)  # fmt: skip
     _finish(st, run, [pick])
     st.subject = pick["role"].value  # a follow-up ("when was that?") is about the role found
     return True
@@ -411,11 +412,8 @@ def _finish(st: State, run: QueryRun, rows: list[dict[str, Any]]) -> None:
             found = [row["work"].value for row in made.rows if row["how"].value.startswith("made")]
             if found:
                 works += found
-                st.say(
-                    f"As {r['roleLabel'].value} {st.voice.short} made {plural(len(found), 'work', 'works')}: "
-                    f"{names(labels(st, found), answer_limit(st))}.",
-                    st.read_query(made, ", ".join(labels(st, found[:10]))),
-                )
+                st.tell("roles.made", st.read_query(made, ", ".join(labels(st, found[:10]))),
+                        role=r["roleLabel"].value, count=len(found), works=names(labels(st, found), answer_limit(st)))
     # the works made in the roles first, unless the roles are what is counted ("how many works came out of it")
     st.listed = list(dict.fromkeys((held + works) if st.q.has("count") else (works + held))) if works else held
     if len(rows) == 1 and not works:  # one role: what it was, in the graph's words ("article search, ranking")

@@ -111,7 +111,7 @@ def resolve(engine: Engine, question: str, previous: Plan, today: date, joined: 
     about = _subject(engine, previous, question)
     roles = [r.iri for r in previous.results if engine.entities.get(r.iri) and engine.entities[r.iri].kind == "role"]
     subject = engine.entities.get(previous.entity or "")
-    if previous.route == "roles" and len(roles) == 1 and (subject is None or subject.kind == "place"):
+    if _follows(engine, previous, "role") and len(roles) == 1 and (subject is None or subject.kind == "place"):
         about = roles[0]  # "what did she do in Madrid", "how long did that last?": the one role found there
     if pronouns is not None and about in engine.entities and about not in linked.entities:
         label = engine.entities[about or ""].display
@@ -135,6 +135,12 @@ def resolve(engine: Engine, question: str, previous: Plan, today: date, joined: 
     ):
         return f"{question.rstrip(' ?')} {engine.entities[about or ''].display}".strip()
     return question
+
+
+def _follows(engine: Engine, previous: Plan, what: str) -> bool:
+    """Whether a follow-up of the previous plan asks of `what` its route's declaration says (`follow_ups`)."""
+    route = engine.declarations.get(previous.route)
+    return route is not None and route.follow_ups == what
 
 
 def _in_account(engine: Engine, words: list[str], content: list[str], about: str | None) -> bool:
@@ -162,7 +168,7 @@ def _subject(engine: Engine, previous: Plan, question: str) -> str | None:
         return of_kind[0]
     related = [r.iri for r in previous.results if r.iri != previous.entity and r.iri in engine.entities]
     asks_relation = any(contains(words, key) for key, _ in engine.relations)  # "and what came after it?": of
-    if previous.route == "relation" and len(related) == 1 and not asks_relation:  # the thing first asked about
+    if _follows(engine, previous, "related") and len(related) == 1 and not asks_relation:  # the thing first asked about
         return related[0]  # "what replaced Widget?" answered with one thing: "what is it written in?" asks of it
     subject = engine.entities.get(previous.entity or "")
     if subject is not None and subject.kind != "person":
@@ -172,7 +178,7 @@ def _subject(engine: Engine, previous: Plan, question: str) -> str | None:
     answered = [r.iri for r in previous.results if r.iri in engine.entities]
     if len(named) == 1:
         return named[0]
-    if not named and answered and (len(answered) == 1 or previous.route == "described") \
+    if not named and answered and (len(answered) == 1 or _follows(engine, previous, "first")) \
             and engine.entities[answered[0]].kind != "person":  # fmt: skip
         return answered[0]  # the one thing answered, or the work the question described, first of those listed
     return previous.entity
@@ -239,7 +245,8 @@ def _chained(engine: Engine, question: str, previous: Plan, named: list[str], fo
     """ "and before that?", "and what replaced that?" after a relation answered with one related thing: the
     previous question asked of that thing ("what came before Widgeteer?")."""
     related = [r for r in previous.results if r.iri != previous.entity]
-    if named or previous.route != "relation" or len(related) != 1 or previous.entity not in engine.entities:
+    if named or not _follows(engine, previous, "related") or len(related) != 1 \
+            or previous.entity not in engine.entities:  # fmt: skip
         return None
     lowered = question.lower().strip()
     if not any(lowered.startswith(f) for f in follow_on):

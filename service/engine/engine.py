@@ -17,6 +17,7 @@ from service.engine.intents import Intents, Phrase, Phrases, phrases
 from service.engine.link import Linker, tokenize
 from service.engine.quantity import Quantities
 from service.engine.retrieve import Bm25, PassageIndex
+from service.engine.say import render
 from service.engine.spelling import Speller
 from service.engine.two import TwoQuestions
 from service.kb import KB
@@ -398,6 +399,13 @@ class Engine:
     def say(self, message: str, **values: object) -> str:
         """One of the engine's messages (messages.yaml), in the person's voice."""
         return self.voice.say(self.messages[message], **values)
+
+    def sentence(self, key: str, **values: object) -> str:
+        """A sentence of an answer: `route.name`, a template of that route's declaration (`say:`), or `name`, one
+        of messages.yaml; filled with the values and the person's voice (service/engine/say.py)."""
+        route, _, name = key.partition(".")
+        template = self.declarations[route].say[name] if name else self.messages[key]
+        return render(template, self.voice.f | values)
 
     def category_label(self, iri: str | None) -> tuple[str, str]:
         return self.class_labels.get(iri or "", ("skill", "skills"))

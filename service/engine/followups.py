@@ -17,14 +17,15 @@ def _candidates(planner: Planner, plan: Plan) -> list[str]:
     catalog = engine.kb.catalog
     routes = engine.routes["routes"]
     out: list[str] = []
-    if plan.route == "pivot":
+    route = engine.declarations[plan.route]
+    if route.name == "pivot":
         skills = next((run for run in plan.sparql if run.name == routes["category_skills"]), None)
         if skills is not None:
             out += [f"{row['skill'].label} projects" for row in skills.rows[:3] if int(row["works"].value) > 0]
     e: Entity | None = engine.entities.get(plan.entity or "")
     if e is None and plan.results:
         e = engine.entities.get(plan.results[0].iri)
-        if e is not None and plan.route not in ("entity", "stack"):
+        if e is not None and not route.overview:
             out.append(f"Tell me about {e.display}")
     if e is None:
         return out

@@ -8,7 +8,6 @@ from service.engine.catalog import CONCEPTS
 from service.engine.link import Mention
 from service.engine.retrieve import best_passage_for
 from service.engine.routes import (
-    VERB,
     answer_limit,
     class_members,
     column_iris,
@@ -20,7 +19,6 @@ from service.engine.routes import (
     month,
     months_spanned,
     names,
-    plural,
     say_in_order,
     say_ordinal,
     when,
@@ -62,30 +60,21 @@ def pivot(st: State) -> bool:
     st.listed = keys or all_works
     st.plan.route = "pivot"
     st.exact = True
-    st.say(
-        f"The graph lists no {absent.label} work: no work uses a skill named {absent.label}.",
-        st.read_query(evidence, f"{len(evidence.rows)} rows"),
-    )
+    st.tell("pivot.none", st.read_query(evidence, f"{len(evidence.rows)} rows"), name=absent.label)
     named = [st.engine.entities[i] for m in outside for i in m.iris[:1] if i in st.engine.entities]
     for w in [e for e in named if e.kind == "work"][:1]:  # "is Widget's front end written in React": its stack
         stack = st.run("stack", {"work": w.iri})
         built = [str(r["skill"].label) for r in stack.rows]
         if built:
-            st.say(f"{w.display} is built with {names(built, 8)}.", st.read_query(stack, ", ".join(built)))
+            st.tell("stack.built", st.read_query(stack, ", ".join(built)), work=w.display, skills=names(built, 8))
     if used:
-        counts = names([r["works"].value for r in used], 3)
-        unit = "work" if len(used) == 1 and used[0]["works"].value == "1" else "works"
-        st.say(
-            f"The {many} {st.voice.short} uses most are {names([r['skill'].label or '' for r in used], 3)} "
-            f"({counts} {unit}{' respectively' if len(used) > 1 else ''}).",
-            st.read_query(skills, ", ".join(f"{r['skill'].label}: {r['works'].value}" for r in used)),
-        )
+        st.tell("pivot.used", st.read_query(skills, ", ".join(f"{r['skill'].label}: {r['works'].value}" for r in used)),
+                many=many, skills=names([r["skill"].label or "" for r in used], 3),
+                counts=names([r["works"].value for r in used], 3),
+                unit=int(used[0]["works"].value) if len(used) == 1 else 0, several=len(used))  # fmt: skip
     if st.listed:
-        lead = "Key work in them" if keys else "Work in them"
-        st.say(
-            f"{lead}: {names(labels(st, st.listed), 4)}.",
-            st.read_query(works, ", ".join(labels(st, st.listed[:8]))),
-        )
+        st.tell("pivot.key_in_them" if keys else "pivot.in_them", st.read_query(works, ", ".join(
+            labels(st, st.listed[:8]))), works=names(labels(st, st.listed), 4))  # fmt: skip
     return True
 
 
@@ -120,16 +109,15 @@ def _pivot_unknown(st: State, name: str) -> bool:
     st.plan.route = "pivot"
     st.exact = True
     st.listed = column_iris(keys, "work")
-    st.say(f"The graph lists no {name} work: no work uses a skill named {name}.",
-           st.read_query(evidence, f"{len(evidence.rows)} rows"))  # fmt: skip
+    st.tell("pivot.none", st.read_query(evidence, f"{len(evidence.rows)} rows"), name=name)
     used = skills.rows[:3]
     if used:
         read = ", ".join(f"{r['skillLabel'].value}: {r['works'].value}" for r in used)
-        st.say(f"The skills {st.voice.short} uses most are {names([r['skillLabel'].value for r in used], 3)} "
-               f"({names([r['works'].value for r in used], 3)} works respectively).", st.read_query(skills, read))
+        st.tell("pivot.used_any", st.read_query(skills, read), skills=names([r["skillLabel"].value for r in used], 3),
+                counts=names([r["works"].value for r in used], 3))  # fmt: skip
     if st.listed:
         key = labels(st, st.listed)
-        st.say(f"Key work: {names(key, 4)}.", st.read_query(keys, ", ".join(key[:8])))
+        st.tell("pivot.key", st.read_query(keys, ", ".join(key[:8])), works=names(key, 4))
     return True
 
 
@@ -157,7 +145,8 @@ def comparison(st: State) -> bool:
     for row in run.rows:
         prop = row["propertyLabel"].value
         if row["direction"].value == "in":
-            prop = "based here" if row["property"].value.endswith("basedIn") else "places in it"
+            prop = st.engine.sentence("comparison.based_here" if row["property"].value.endswith("basedIn")
+                                      else "comparison.places_in_it")  # fmt: skip
         value = row["value"].label or row["value"].value
         sides[row["side"].value].setdefault(prop, []).append(value)
     ref = st.read_query(run, f"{len(run.rows)} facts")
@@ -169,28 +158,31 @@ def comparison(st: State) -> bool:
     st.plan.route = "comparison"
     st.exact = True
     st.listed = [a.iri, b.iri]
+    both = describe(sides["both"])
     if sides["both"]:
-        st.say(f"{a.display} and {b.display} share: {describe(sides['both']) or 'their tier and dates'}.", ref)
+        st.tell("comparison.share" if both else "comparison.share_dates", ref, first=a.display, second=b.display,
+                facts=both)  # fmt: skip
     else:
-        st.say(f"{a.display} and {b.display} share no facts in the graph.", ref)
+        st.tell("comparison.share_nothing", ref, first=a.display, second=b.display)
     for e, side in ((a, "first"), (b, "second")):
         if describe(sides[side]):
-            st.say(f"Only {e.display}: {describe(sides[side])}.", ref)
+            st.tell("comparison.only", ref, thing=e.display, facts=describe(sides[side]))
     if a.start and b.start and a.kind == b.kind == "work":  # which came first
         first, second = sorted((a, b), key=lambda e: e.start or "")
-        st.say(f"{first.display} began in {month(first.start or '')}, {second.display} in "
-               f"{month(second.start or '')}: {first.display} came first.", ref)  # fmt: skip
+        st.tell("comparison.began", ref, first=first.display, second=second.display,
+                first_began=month(first.start or ""), second_began=month(second.start or ""))  # fmt: skip
         if a.end and b.end:  # which took longer
             spans = {e.iri: months_spanned(e.start or "", e.end or "") for e in (a, b)}
             longer = max((a, b), key=lambda e: spans[e.iri])
-            ran = " and ".join(f"{e.display} {plural(spans[e.iri], 'month', 'months')} ({month(e.start or '')} to "
-                               f"{month(e.end or '')})" for e in (a, b))  # fmt: skip
-            verdict = "the same time" if spans[a.iri] == spans[b.iri] else f"{longer.display} took longer"
-            st.say(f"They ran {ran}: {verdict}.", ref)
+            ran = names([st.engine.sentence("comparison.ran_each", thing=e.display, months=spans[e.iri],
+                                            began=month(e.start or ""), ended=month(e.end or ""))
+                         for e in (a, b)], 2)  # fmt: skip
+            same = spans[a.iri] == spans[b.iri]
+            st.tell("comparison.ran_same" if same else "comparison.ran_longer", ref, ran=ran, longer=longer.display)
     for e in (a, b):  # what each one is, in its owner's words: the difference a reader asks for is often there
         if e.kind == "work" and e.description:
             ref = st.read_entity(e, st.run("facts", {"entity": e.iri}))
-            st.say(f"{e.display}: {_first_sentence(e.description)}", ref)
+            st.tell("comparison.is", ref, thing=e.display, what=_first_sentence(e.description))
     return True
 
 
@@ -212,9 +204,7 @@ def count(st: State) -> bool:
         if candidate:  # the thing counted, then what was counted
             listing = st.run(candidate["query"], {candidate["param"]: e.iri})
             st.listed = [e.iri, *column_iris(listing, "work")]
-        verb = VERB.get(e.kind, "use")
-        st.say(f"{plural(n, 'work', 'works')} {verb + 's' if n == 1 else verb} {e.display}.",
-               st.read_query(run, str(n)))  # fmt: skip
+        st.tell(f"count.{e.kind}", st.read_query(run, str(n)), count=n, thing=e.display)
         return True
     if all(e.kind == "person" for e in ents):  # "how many games has Ada made": the person is the subject
         found = st.q.class_named
@@ -232,10 +222,11 @@ def ongoing(st: State) -> bool:
     st.exact = True
     ref = st.read_query(run, ", ".join(labels(st, iris[:10])))
     if not iris:
-        st.say(f"The graph records no {one} still going: every one has an end date.", ref)
+        st.tell("ongoing.none", ref, one=one)
         return True
-    st.say(f"{plural(len(iris), one, many)} still going (begun, with no end date), key work first: "
-           f"{names(dated_labels(st, iris, 'since '), answer_limit(st))}.", ref)
+    since = st.engine.sentence("ongoing.since")
+    st.tell("ongoing.some", ref, count=len(iris), one=one, many=many,
+            works=names(dated_labels(st, iris, since), answer_limit(st)))  # fmt: skip
     return True
 
 
@@ -270,7 +261,6 @@ def period(st: State) -> bool:
     works = st.run("period", {"start": start, "end": end})
     roles = st.run("period_roles", {"start": start, "end": end})
     iris, (one, many) = _of_kind_named(st, column_iris(works, "work"))  # "talks in 2022"
-    one, many = f"{one} was", f"{many} were"
     state = "active"
     for rule, field_name in (("began", "start"), ("ended", "end")):  # "what did he start in Q1 2020"
         if st.q.has(rule):
@@ -286,11 +276,10 @@ def period(st: State) -> bool:
         narrowed = narrowed if len(narrowed) < len(iris) else []
     if narrowed:  # "client projects in Q3 2025": the works of the period whose graph description says so
         iris = narrowed
-        one, many = f"{one.split()[0]} so described was", f"{many.split()[0]} so described were"
     st.listed = iris
     st.plan.route = "works_in_period"
     st.exact = True
-    span = when(st.q.period.start, st.q.period.end)
+    span = when(st, st.q.period.start, st.q.period.end)
     short = (st.q.period.end - st.q.period.start).days < int(st.engine.weights["dates"]["events_first_under"])
     if state == "active" and short:  # "anything happen in March 2024": after the key works, what began, ended
         # or was given in it comes before what merely went on
@@ -299,14 +288,13 @@ def period(st: State) -> bool:
                                                          or _dated_in(st, i, "end", start, end))]  # fmt: skip
         iris = st.listed = keys + happened + [i for i in iris if i not in keys and i not in happened]
     if iris:
-        st.say(
-            f"{plural(len(iris), one, many)} {state} {span}. {key_first(st, iris)}".strip(),
-            st.read_query(works, ", ".join(labels(st, iris[:10]))),
-        )
+        said = st.engine.sentence(f"works_in_period.{state}{'_described' if narrowed else ''}", count=len(iris),
+                                  one=one, many=many, span=span)  # fmt: skip
+        st.say(f"{said} {key_first(st, iris)}".strip(), st.read_query(works, ", ".join(labels(st, iris[:10]))))
         if narrowed:  # what makes the best of them so described, in the graph's words
             st.say_account(st.engine.entities[narrowed[0]])
     else:
-        st.say(f"No work in the graph was {state} {span}.", st.read_query(works, "0 rows"))
+        st.tell(f"works_in_period.none_{state}", st.read_query(works, "0 rows"), span=span)
     rows = roles.rows
     if state != "active":  # "what did he start in Q1 2020": the roles that started (or ended) in it too
         key = "roleStart" if state == "started" else "roleEnd"
@@ -318,8 +306,7 @@ def period(st: State) -> bool:
         cap = int(st.engine.weights["dates"]["roles_first"])
         st.listed = [*list(dict.fromkeys(r["role"].value for r in rows))[:cap], *st.listed]
     if held:
-        lead = f"{st.voice.f['Their']} roles then" if state == "active" else f"{st.voice.f['Their']} roles {state} then"
-        st.say(f"{lead}: {names(held, 4)}.", st.read_query(roles, ", ".join(held)))
+        st.tell(f"works_in_period.roles_{state}", st.read_query(roles, ", ".join(held)), roles=names(held, 4))
     return True
 
 
@@ -366,11 +353,10 @@ def _of_two_classes(st: State, first: str, second: str, *, counting: bool) -> bo
     st.listed, st.plan.route, st.exact = iris, "class_list", True
     ref = st.read_query(run, ", ".join(labels(st, iris[:10])))
     if not iris:
-        st.say(f"None of {st.voice.f['their']} {many} is among {st.voice.f['their']} {also}.", ref)
+        st.tell("class_list.both_none", ref, many=many, also=also)
         return True
-    verb = "is" if len(iris) == 1 else "are"
-    st.say(f"{plural(len(iris), one, many)} {verb} also among {st.voice.f['their']} {also}: "
-           f"{names(labels(st, iris), answer_limit(st))}.", ref)  # fmt: skip
+    st.tell("class_list.both", ref, count=len(iris), one=one, many=many, also=also,
+            works=names(labels(st, iris), answer_limit(st)))  # fmt: skip
     if not counting:
         st.listed = say_ordinal(st, iris, ref)
     return True
@@ -406,8 +392,8 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
             st.listed = [w.iri for w in narrowed] + [x.iri for x in at]  # then the place or organisation named
             st.listed += [i for i in iris if i not in st.listed]
             if len(narrowed) > 1 or st.q.has("count"):  # "how many talks at the meetup": the number first
-                st.say(f"{plural(len(narrowed), label.lower(), many.lower())} so described: "
-                       f"{names(labels(st, st.listed[: len(narrowed)]), answer_limit(st))}.", ref)  # fmt: skip
+                st.tell("class_list.described", ref, count=len(narrowed), one=label.lower(), many=many.lower(),
+                        works=names(labels(st, st.listed[: len(narrowed)]), answer_limit(st)))  # fmt: skip
                 first = say_ordinal(st, st.listed[: len(narrowed)], ref)  # "his first jam game": the one begun first
                 st.listed = [*first, *st.listed[len(narrowed):]]
             e = st.engine.entities[st.listed[0]]
@@ -420,17 +406,17 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
             if st.q.has("time") and e.start:  # "the bat detector workshop: where and when?"
                 began = date.fromisoformat(e.start[:10])
                 finished = date.fromisoformat(e.end[:10]) if e.end else began
-                st.say(f"{e.display} is dated {when(began, finished)}.", st.read_entity(e, facts))
+                st.tell("class_list.dated", st.read_entity(e, facts), thing=e.display, span=when(st, began, finished))
             return True
         if at:
             st.rollback(mark)
             return False
-        st.say(f"The graph lists {plural(len(iris), label.lower(), many)}.", ref)
+        st.tell("class_list.lists", ref, count=len(iris), one=label.lower(), many=many)
         ordered = say_in_order(st, iris, ref) if st.q.has("in_order") else []  # "list her games in order"
         if ordered:
             st.listed = ordered
         elif iris:
-            st.say(f"Key work first: {names(labels(st, iris), answer_limit(st))}.", ref)
+            st.tell("class_list.key_first", ref, works=names(labels(st, iris), answer_limit(st)))
             st.listed = say_ordinal(st, iris, ref)
     elif kind == "concept":  # "has he published any datasets": the datasets, techniques or themes, most used first
         run = st.run("concept_list", {"class": iri})
@@ -438,8 +424,8 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
         st.plan.route = "concept_list"
         counted = [f"{r['concept'].label} ({r['works'].value})" for r in run.rows]
         ref = st.read_query(run, ", ".join(counted[:10]))
-        st.say(f"The graph lists {plural(len(run.rows), label.lower(), many)}, with the works that use each: "
-               f"{names(counted, 8)}.", ref)  # fmt: skip
+        st.tell("concept_list.lists", ref, count=len(run.rows), one=label.lower(), many=many,
+                concepts=names(counted, 8))  # fmt: skip
     elif (within := _kind_with(st)) is not None:  # "which languages are his plugins written in"
         run = st.run("category_in_class", {"category": iri, "class": within})
         st.listed = [r["skill"].value for r in run.rows]
@@ -448,10 +434,10 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
         ref = st.read_query(run, ", ".join(counted[:10]))
         of = st.engine.class_labels[within][1].lower()
         if counted:
-            st.say(f"In {st.voice.pronoun.possessive} {of}, {plural(len(counted), label, many)}, most used first: "
-                   f"{names(counted, 12)}.", ref)  # fmt: skip
+            st.tell("category_in_class.some", ref, of=of, count=len(counted), one=label, many=many,
+                    skills=names(counted, 12))  # fmt: skip
         else:
-            st.say(f"The graph records no {label.lower()} used in {st.voice.pronoun.possessive} {of}.", ref)
+            st.tell("category_in_class.none", ref, one=label.lower(), of=of)
     else:
         run = st.run("category_skills", {"category": iri})
         used = [r for r in run.rows if int(r["works"].value) > 0]
@@ -459,16 +445,9 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
         st.plan.route = "category_list"
         ref = st.read_query(run, ", ".join(f"{r['skill'].label}: {r['works'].value}" for r in used[:10]))
         unused = [str(r["skill"].label) for r in run.rows if int(r["works"].value) == 0]
-        listed = f"The graph lists {plural(len(run.rows), label, many)}; " if unused else ""
-        st.say(
-            f"{listed}{st.voice.short} has used "
-            + (f"{len(used)} of them in {st.voice.pronoun.possessive} works" if unused
-               else plural(len(used), label, many)) + ", most used first: "
-            + names([f"{r['skill'].label} ({r['works'].value})" for r in used], 12)
-            + "."
-            + (f" Listed with no work yet: {names(unused, 6)}." if unused else ""),
-            ref,
-        )
+        st.tell("category_list.some_used" if unused else "category_list.all_used", ref, listed=len(run.rows),
+                count=len(used), one=label, many=many, unused=names(unused, 6),
+                skills=names([f"{r['skill'].label} ({r['works'].value})" for r in used], 12))  # fmt: skip
     if counting:
         st.plan.route = "count"
     return True
@@ -488,10 +467,10 @@ def with_all(st: State) -> bool:
     together = names([c.display for c in concepts], 3)
     ref = st.read_query(run, ", ".join(labels(st, iris[:10])))
     if iris:
-        st.say(f"{plural(len(iris), 'work combines', 'works combine')} {together}: "
-               f"{names(labels(st, iris), answer_limit(st))}.", ref)  # fmt: skip
+        st.tell("works_with_all.some", ref, count=len(iris), together=together,
+                works=names(labels(st, iris), answer_limit(st)))  # fmt: skip
     else:
-        st.say(f"No work in the graph combines {together}.", ref)
+        st.tell("works_with_all.none", ref, together=together)
     return True
 
 
@@ -515,12 +494,12 @@ def concept_works(st: State) -> bool:
     st.listed = [e.iri, *iris]  # what was asked about, then the works, as a relation lists them
     st.plan.route = "concept_works"
     st.exact = True
-    verb = VERB.get(e.kind, "use")
     if st.q.kind == "entity" and e.description and not e.has_article:  # "tell me about X": what X is, first
         st.say_account(e)
     ref = st.read_query(run, ", ".join(labels(st, iris[:10])))
     among = key_first(st, iris)
-    st.say(f"{plural(len(iris), *noun)} {verb + 's' if len(iris) == 1 else verb} {e.display}. {among}", ref)
+    said = st.engine.sentence(f"concept_works.{e.kind}", count=len(iris), one=noun[0], many=noun[1], thing=e.display)
+    st.say(f"{said} {among}", ref)
     st.listed = [e.iri, *say_ordinal(st, iris, ref)]
     only = st.engine.entities.get(iris[0]) if len(iris) == 1 else None
     if only is not None and only.description:  # "how does he use BLE": the one work, in its own words
@@ -530,4 +509,61 @@ def concept_works(st: State) -> bool:
         hit = best_passage_for(st.engine.passages, e.name, st.q.terms, st.engine.synonyms, weights)
         if hit is not None:
             st.say(hit.passage.text, st.read_passage(hit))
+    return True
+
+
+def works_filtered(st: State) -> bool:
+    """ "Rust projects from 2024", "talks in Lisbon since 2023", "papers written while at Acme": the works that
+    match every filter the question names (a technology, a kind of work, a period, a place, a role or an
+    organisation), from one stored query that takes each filter given (queries/works-filtered.rq); those begun or
+    finished in the period when it asks that; key work first, the first or latest of them, or in the order they
+    began; a few, each with when it began, and one in its own words."""
+    run = st.query("works")
+    if run is None:
+        return False
+    iris = column_iris(run, "work")
+    q, say = st.q, st.engine.sentence
+    state = "active"
+    if q.period is not None:  # "what did he start at Acme in 2020": begun (or finished) in the period
+        start, end = q.period.iso()
+        for rule, field_name, name in (("began", "start", "started"), ("ended", "end", "finished")):
+            if q.has(rule):
+                iris = [i for i in iris if _dated_in(st, i, field_name, start, end)]
+                state = name
+                break
+    concept = next(iter(q.concepts), None)
+    place = next((e for e in q.entities if e.kind == "place"), None)
+    role = next((e for e in q.entities if e.kind == "role"), None)
+    organisation = next((e for e in q.entities if e.kind == "organisation"), None) if role is None else None
+    parts = [say(f"works_filtered.{concept.kind}", thing=concept.display)] if concept is not None else []
+    if place is not None:
+        parts.append(say("works_filtered.place", place=place.label))
+    if q.period is not None:
+        key = "period" if state == "active" else f"period_{state}"
+        parts.append(say(f"works_filtered.{key}", span=when(st, q.period.start, q.period.end)))
+    if role is not None:
+        parts.append(say("works_filtered.role", role=role.label))
+    if organisation is not None:
+        parts.append(say("works_filtered.organisation", organisation=organisation.label))
+    one, many = ("work", "works")
+    if q.kind_of_work is not None:
+        one, many = (w.lower() for w in st.engine.class_labels[q.kind_of_work])
+    filters = ", ".join(parts)
+    st.plan.route = "works_filtered"
+    st.exact = True
+    ref = st.read_query(run, ", ".join(labels(st, iris[:10])) or "0 rows")
+    named = [e.iri for e in (concept, place, role, organisation) if e is not None]
+    st.listed = [*iris, *named]
+    if not iris:
+        st.tell(f"works_filtered.none_{state}", ref, one=one, many=many, filters=filters)
+        return True
+    few = int(st.engine.weights["results"]["dated_under"])
+    shown = dated_labels(st, iris) if len(iris) <= few else labels(st, iris)
+    st.tell(f"works_filtered.{state}", ref, count=len(iris), one=one, many=many, filters=filters,
+            works=names(shown, answer_limit(st)))  # fmt: skip
+    ordered = say_in_order(st, iris, ref) if q.has("in_order") else []
+    first = ordered or say_ordinal(st, iris, ref)
+    st.listed = [*first, *named]
+    if len(iris) == 1:  # the one, in its own words (where it was given, what it was)
+        st.say_account(st.engine.entities[iris[0]])
     return True

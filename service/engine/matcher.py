@@ -36,6 +36,7 @@ class Matcher:
                 continue
             mark = st.checkpoint()
             at = len(tr) if tr is not None else 0
+            st.way = way
             if not STEPS[way.step](st):
                 if tr is not None:
                     if len(tr) > at:  # it read something before giving up: said after the ways before it

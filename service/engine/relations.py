@@ -21,7 +21,6 @@ from service.engine.routes import (
     month,
     months_spanned,
     names,
-    plural,
     same_named,
     say_stack,
 )
@@ -46,6 +45,7 @@ def dates(st: State) -> bool:
     start, end, published = values.get("startDate"), values.get("endDate"), values.get("published")
     if not start:
         return False
+    say = st.engine.sentence
     short = False  # a work of a few days (a jam, a workshop): its description says what the days held
     if end:
         finish, began = date.fromisoformat(end[:10]), date.fromisoformat(start[:10])
@@ -53,20 +53,19 @@ def dates(st: State) -> bool:
         short = (finish - began).days < int(st.engine.weights["dates"]["to_the_day_under"])
         if short:  # a jam, not "1 month"
             days = (finish - began).days + 1
-            span = f"from {began:%-d %B %Y} to {finish:%-d %B %Y} ({plural(days, 'day', 'days')})" if days > 1 \
-                else f"on {began:%-d %B %Y}"  # a talk, given on one day
+            span = say("dates.days" if days > 1 else "dates.day", began=f"{began:%-d %B %Y}",
+                       ended=f"{finish:%-d %B %Y}", days=days)  # a talk, given on one day  # fmt: skip
         else:
-            span = f"from {month(start)} to {month(end)} ({plural(months, 'month', 'months')})"
+            span = say("dates.months", began=month(start), ended=month(end), months=months)
     else:
-        span = f"since {month(start)}, and it is still going"
-    verb = "was given" if end and start[:10] == end[:10] and "Talk" in e.classes else "ran"
-    text = f"{e.display} {verb} {span}." if end else f"{e.display} has run {span}."
+        span = say("dates.since", began=month(start))
+    given = bool(end) and start[:10] == (end or "")[:10] and "Talk" in e.classes
+    text = say("dates.given" if given else "dates.ran" if end else "dates.has_run", thing=e.display, span=span)
     if not end and "Talk" in e.classes:  # a talk with no end date was given, not begun: "since" is no answer
-        verb, text = "was given", f"{e.display} was given in {month(start)}."
-    given = verb == "was given"
+        given, text = True, say("dates.given_in", thing=e.display, month=month(start))
     if published and not (given and published[:7] == start[:7]):  # a talk is published when it is given
-        venue = f" in {values['venue']}" if values.get("venue") else ""
-        text += f" It was published in {month(published)}{venue}."
+        text += " " + say("dates.published_in" if values.get("venue") else "dates.published", month=month(published),
+                          venue=values.get("venue"))  # fmt: skip
     if (st.q.has("where") or "Talk" in e.classes or short) and e.description:  # where and when, what the days held
         text += f" {e.description}"
     st.plan.route = "dates"
@@ -122,11 +121,13 @@ def relation(st: State) -> bool:
     else:
         return False
     counted = st.q.has("count")  # "how many parts does it have": the number first
-    said = [f"{names(labels(st, iris), 8)}: {label} {e.display}" for label, iris in _by_property(behind).items()]
+    say = st.engine.sentence
+    said = [say("relation.to_it", things=names(labels(st, iris), 8), relation=label, thing=e.display)
+            for label, iris in _by_property(behind).items()]
     if ahead:
-        said.append(f"{e.display}: " + "; ".join(
-            f"{label}{f' ({len(iris)})' if counted else ''} {names(_with_organisation(st, iris), 8)}"
-            for label, iris in _by_property(ahead).items()))  # fmt: skip
+        said.append(say("relation.of_it", thing=e.display, relations="; ".join(
+            say("relation.relation_counted" if counted else "relation.relation", relation=label, count=len(iris),
+                things=names(_with_organisation(st, iris), 8)) for label, iris in _by_property(ahead).items())))
     st.plan.route = "relation"
     st.exact = True
     related = list(dict.fromkeys(r["neighbour"].value for r in behind + ahead))
@@ -169,12 +170,13 @@ def fact(st: State) -> bool:
     values = {r["property"].value: r["value"].value for r in facts.rows}
     said = "; ".join(f"{r['propertyLabel'].value} {r['value'].value}" for r in rows)
     published = values.get(PF + "published")
-    when = f" It was published in {month(published)}." if published and PF + "published" not in asked else ""
+    told = published and PF + "published" not in asked
     st.plan.route = "fact"
     st.exact = True
     st.listed = [e.iri]
     st.subject = e.iri
-    st.say(f"{e.display}: {said}.{when}", st.read_entity(e, facts))
+    st.tell("fact.published" if told else "fact.values", st.read_entity(e, facts), thing=e.display, values=said,
+            month=month(published) if told and published else "")  # fmt: skip
     return True
 
 
@@ -209,7 +211,8 @@ def _with_organisation(st: State, iris: list[str]) -> list[str]:
     for iri, label in zip(iris, labels(st, iris), strict=True):
         e = st.engine.entities.get(iri)
         org = st.engine.entities.get(e.organisation or "") if e is not None and e.kind == "role" else None
-        out.append(f"{label} ({org.label})" if org is not None and org.label not in label else label)
+        out.append(st.engine.sentence("relation.with_organisation", role=label, organisation=org.label)
+                   if org is not None and org.label not in label else label)  # fmt: skip
     return out
 
 
@@ -236,13 +239,13 @@ def of_kind(st: State) -> bool:
     st.exact = True
     st.listed = [*found, e.iri]
     if not found:
-        text = f"The graph relates no {label.lower()} to {e.display}."
-        st.say(text, st.read_query(run, f"{len(run.rows)} rows, none a {label.lower()}"))
+        st.tell("relation.none_of_kind", st.read_query(run, f"{len(run.rows)} rows, none a {label.lower()}"),
+                one=label.lower(), thing=e.display)  # fmt: skip
         return True
     said = names(labels(st, found), 8)
     ref = st.read_query(run, said)
-    st.say(f"{plural(len(found), label, many).capitalize()} related to {e.display}: "
-           f"{names(dated_labels(st, found, full=True), 8) if len(found) <= 3 else said}.", ref)  # a few, dated
+    st.tell("relation.of_kind", ref, count=len(found), one=label.lower(), many=many.lower(), thing=e.display,
+            works=names(dated_labels(st, found, full=True), 8) if len(found) <= 3 else said)  # a few, dated
     st.read_query(members, ", ".join(labels(st, found)))
     return True
 
@@ -301,8 +304,7 @@ def described_neighbour(st: State) -> bool:
     st.listed = [*(e.iri for e in found), work.iri]
     st.subject = work.iri
     said = names([e.label for e in found], 6)
-    text = f"{work.display}: {prop} {said}." if direction == "out" else f"{said}: {prop} {work.display}."
-    st.say(text, st.read_query(run, said))
+    st.tell(f"relation.{direction}", st.read_query(run, said), thing=work.display, relation=prop, things=said)
     if len(found) == 1:
         st.say_account(found[0])
         if naming is not None and fold(found[0].label) in fold(naming.passage.text):

@@ -72,21 +72,18 @@ def key_first(st: State, iris: list[str]) -> str:
     limit = answer_limit(st)
     keys = [i for i in iris if st.engine.entities.get(i) and st.engine.entities[i].tier == 1]
     rest = [i for i in iris if i not in keys]
+    say = st.engine.sentence
     if not keys:
-        return f"Among them: {names(labels(st, rest), limit)}." if rest else ""
+        return say("among_them", works=names(labels(st, rest), limit)) if rest else ""
     if not rest or len(keys) >= limit:
-        return f"Key work first: {names(labels(st, keys + rest), limit)}."
+        return say("key_first", works=names(labels(st, keys + rest), limit))
     shown = names(labels(st, rest), limit - len(keys))
-    return f"Key work first: {names(labels(st, keys), limit)}; then {shown}."
+    return say("key_first_then", keys=names(labels(st, keys), limit), rest=shown)
 
 
 def month(value: str) -> str:
     """ "2024-03-01" -> "March 2024"."""
     return date.fromisoformat(value[:10]).strftime("%B %Y")
-
-
-def plural(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
 
 
 def ambiguous(st: State) -> bool:
@@ -96,7 +93,7 @@ def ambiguous(st: State) -> bool:
     options = [st.engine.entities[i] for i in mention.iris if i in st.engine.entities]
     refs = [st.read_entity(e, st.run("facts", {"entity": e.iri})) for e in options]
     st.listed = [e.iri for e in options]
-    st.say(f"“{mention.text}” can mean {names([e.label for e in options], 5, 'or')}. Which one do you mean?", *refs)
+    st.tell("ambiguous.choose", *refs, text=mention.text, things=names([e.label for e in options], 5, "or"))
     return True
 
 
@@ -106,12 +103,14 @@ def months_spanned(start: str, end: str) -> int:
     return (finished.year - began.year) * 12 + finished.month - began.month + 1
 
 
-def when(start: date, end: date) -> str:
+def when(st: State, start: date, end: date) -> str:
+    """ "between 1 March 2024 and 31 May 2024", "on 3 May 2024", "before 1 January 2015"."""
+    say = st.engine.sentence
     if start.year <= 1900:  # "before 2015"
-        return f"before {end + timedelta(days=1):%-d %B %Y}"
+        return say("before_day", day=f"{end + timedelta(days=1):%-d %B %Y}")
     if start == end:
-        return f"on {start:%-d %B %Y}"
-    return f"between {start:%-d %B %Y} and {end:%-d %B %Y}"
+        return say("on_day", day=f"{start:%-d %B %Y}")
+    return say("between_days", start=f"{start:%-d %B %Y}", end=f"{end:%-d %B %Y}")
 
 
 def dated_labels(st: State, iris: list[str], before: str = "", *, full: bool = False) -> list[str]:
@@ -152,9 +151,9 @@ def say_ordinal(st: State, iris: list[str], ref: str) -> list[str]:
     word = "first" if st.q.has("first") else "latest"
     st.subject = pick.iri  # what the answer is about: "why did it need a rewrite?" asks of it
     if all(w.published for w in _dated_works(st, iris)):
-        st.say(f"The {word} of them to be published: {pick.display}, in {month(pick.published or '')}.", ref)
+        st.tell(f"{word}_published", ref, thing=pick.display, when=month(pick.published or ""))
     else:
-        st.say(f"The {word} of them to begin: {pick.display}, in {month(pick.start or '')}.", ref)
+        st.tell(f"{word}_began", ref, thing=pick.display, when=month(pick.start or ""))
     return [pick.iri, *(i for i in iris if i != pick.iri)]
 
 
@@ -166,8 +165,9 @@ def say_in_order(st: State, iris: list[str], *refs: str) -> list[str]:
     if len(dated) < 2:
         return []
     said = "; ".join(f"{e.display} ({month(e.start or '')})" for e in dated[:8])
-    more = f" and {len(dated) - 8} more" if len(dated) > 8 else ""
-    st.say(f"In the order they began: {said}{more}.", *refs)
+    if len(dated) > 8:
+        said = st.engine.sentence("and_more", items=said, count=len(dated) - 8)
+    st.tell("in_order", *refs, works=said)
     return [e.iri for e in dated]
 
 
@@ -202,31 +202,28 @@ def during_role(st: State, role: Entity, *, of_kind_only: bool = False) -> bool:
     st.plan.route = "works_during_role"
     st.exact = True
     ref = st.read_query(run, ", ".join(labels(st, st.listed[:10])))
-    when = f"{(role.start or '?')[:7]} to {role.end[:7] if role.end else 'now'}"
+    say = st.engine.sentence
+    span = say("works_during_role.span", start=(role.start or "?")[:7],
+               end=role.end[:7] if role.end else say("works_during_role.now"))  # fmt: skip
     if not st.q.has("making"):  # "what did she do at Acme": what the role was, then what was made in it
         say_role(st, role)
     if not st.q.has("making") or st.q.has("count"):  # ... and "how many works came out of it" is about the role
         st.listed.insert(0, role.iri)
     else:  # "what did he build at Acme": the works made, then the role they were made in
         st.listed.insert(len(made), role.iri)
-    if made and of_kind is not None and not none_of_kind:
-        st.say(f"As {role.label} ({when}) {st.voice.short} made {plural(len(made), *of_kind)}: "
-               f"{names(labels(st, made), answer_limit(st))}.", ref)  # fmt: skip
-    elif made:
-        st.say(
-            f"As {role.label} ({when}) {st.voice.short} made {plural(len(made), 'work', 'works')}: "
-            f"{names(labels(st, made), answer_limit(st))}.",
-            ref,
-        )
+    if made:
+        one, many = of_kind if of_kind is not None and not none_of_kind else ("work", "works")
+        st.tell("works_during_role.made", ref, role=role.label, span=span, count=len(made), one=one, many=many,
+                works=names(labels(st, made), answer_limit(st)))  # fmt: skip
     else:
-        st.say(f"The graph attaches no work to {st.voice.f['their']} role as {role.label} ({when}).", ref)
+        st.tell("works_during_role.none", ref, role=role.label, span=span)
     if made and of_kind is not None and none_of_kind:
-        st.say(f"None of them is a {of_kind[0]}.", ref)
+        st.tell("works_during_role.none_of_kind", ref, one=of_kind[0])
     elif (first := say_ordinal(st, made, ref)) != made:
         st.listed = [*first, *(i for i in st.listed if i not in first)]
     side = len(iris) - len(made)
     if side > 0:
-        st.say(f"{plural(side, 'other work was', 'other works were')} active in that time.", ref)
+        st.tell("works_during_role.others", ref, count=side)
     return True
 
 
@@ -274,8 +271,7 @@ def entity_answer(st: State) -> bool:
     st.plan.route = "entity"
     address = {"source": e.repository, "navigate": e.live}.get(st.q.kind)
     if address:  # "Widgeteer source code", "where can I try it": the address asked for, then the overview
-        where = "Its code is public" if st.q.kind == "source" else "It runs live"
-        st.say(f"{where}: {address}.", st.read_entity(e, facts))
+        st.tell(f"entity.{st.q.kind}", st.read_entity(e, facts), address=address)
     if role is not None:  # an organisation's overview lists what she made there
         made = st.run("during_role", {"role": role.iri})
         st.listed += [row["work"].value for row in made.rows if row["how"].value.startswith("made")]
@@ -317,7 +313,7 @@ def say_stack(st: State, e: Entity) -> None:
     told = told if len(told) <= 2 and len(told) < len(iris) else []
     first = [s.iri for s in told]
     st.listed += first + [i for i in iris if i not in first]
-    st.say(f"{e.display} is built with {names(skills, 12)}.", st.read_query(run, ", ".join(skills)))
+    st.tell("stack.built", st.read_query(run, ", ".join(skills)), work=e.display, skills=names(skills, 12))
     for s in told:
         st.say_account(s)
 
@@ -384,9 +380,10 @@ def _stack_of_category(st: State, e: Entity, category: str) -> None:
         # the things of the category asked ("what OS"), listed: the words for the part of the work ask nothing more
         # (one category: "which chip and language" asks for more than the chips)
         st.of_kind_asked = st.q.asks_which(category) and len(st.q.classes_named) == 1
-        text = f"{e.display} uses {plural(len(skills), label.lower(), many.lower())}: {names(skills, 12)}."
+        text = st.engine.sentence("stack.of_category", work=e.display, count=len(skills), one=label.lower(),
+                                  many=many.lower(), skills=names(skills, 12))  # fmt: skip
     else:
-        text = f"The graph records no {label.lower()} in {e.display}'s stack."
+        text = st.engine.sentence("stack.none_of_category", one=label.lower(), work=e.display)
     st.say(text, st.read_query(run, ", ".join(skills) or "none of that category"))
     if len(told) == 1:
         st.say_account(st.engine.entities[told[0]["skill"].value])

@@ -12,10 +12,12 @@ from service.engine.catalog import Entity
 from service.engine.engine import Engine
 from service.engine.model import Plan
 from service.engine.question import Question
+from service.engine.readers import READERS
 from service.engine.resources import about_url
 from service.engine.retrieve import ArticleHit, PassageHit, holds, search_articles
 from service.engine.trace import Trace
 from service.kb.wiki import slug
+from service.language.declarations import Way
 from service.queries import QueryRun
 from service.text import terms
 from service.voice import Voice
@@ -55,6 +57,7 @@ class State:
     of_kind_asked: bool = False  # the answer lists the things of the category asked ("what OS does it run on")
     near: bool = False  # a passage of the work named kept though it lacks the question's words: weak (plan.py)
     reason: str = ""  # why the question is declined, when it is (refuse.py), for the trace
+    way: Way | None = None  # the way of a route declaration being tried (matcher.py)
 
     @property
     def hits(self) -> list[ArticleHit]:
@@ -127,6 +130,23 @@ class State:
                            ms=round(run.ms, 3))  # fmt: skip
         return run
 
+    def query(self, key: str, **given: object) -> QueryRun | None:
+        """Run a stored query of the route declaration being tried (`queries: {key: {query, params}}`), each
+        parameter filled by the reader the declaration names (service/engine/readers.py), or by the step when it
+        says `step`; None, without running, when a required parameter has no value in the question."""
+        assert self.way is not None
+        use = self.engine.declarations[self.way.route].queries[key]
+        stored = self.engine.kb.catalog[use.query]
+        params: dict[str, object] = {}
+        for name, reader in use.params.items():
+            value = given.get(name) if reader == "step" else READERS[reader](self.q)
+            if value is None:
+                if not stored.params[name].optional:
+                    return None
+                continue
+            params[name] = value
+        return self.run(use.query, params)
+
     def read_query(self, run: QueryRun, summary: str) -> str:
         title = self.engine.kb.catalog[run.name].title
         return self.read.add(
@@ -165,7 +185,15 @@ class State:
     def say(self, text: str, *refs: str) -> None:
         self.draft.say(text, *refs)
 
+    def tell(self, key: str, *refs: str, **values: object) -> None:
+        """Say a sentence of the engine language (`route.name` of a declaration's `say:`, or a message), filled."""
+        self.draft.say(self.engine.sentence(key, **values), *refs)
+
     def say_account(self, e: Entity, facts: QueryRun | None = None) -> None:
         """ "Widget: <what the graph says of it>", citing its facts (read now unless given)."""
         facts = facts or self.run("facts", {"entity": e.iri})
-        self.say(f"{e.label}: {e.description}" if e.description else e.label, self.read_entity(e, facts))
+        ref = self.read_entity(e, facts)
+        if e.description:
+            self.tell("account", ref, thing=e.label, description=e.description)
+        else:
+            self.say(e.label, ref)

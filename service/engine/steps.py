@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from service.engine import about, career, lists, refuse, relations, routes, texts
+from service.engine import about, career, generic, lists, refuse, relations, routes, texts
 from service.engine.state import State
 
 Step = Callable[[State], bool]
@@ -49,4 +49,6 @@ STEPS: dict[str, Step] = {
     "lists.all_works": lists.all_works,
     "texts.top_passage": texts.top_passage,
     "texts.named_work_passage": texts.named_work_passage,
+    "lists.works_filtered": lists.works_filtered,
+    "graph.list": generic.listed,
 }

@@ -6,7 +6,6 @@ from service.engine import routes
 from service.engine.catalog import CONCEPTS, Entity, what_it_is
 from service.engine.intents import contains
 from service.engine.retrieve import ArticleHit, PassageHit, best_passage_for, holds
-from service.engine.routes import plural
 from service.engine.state import State
 from service.kb.wiki import Passage
 from service.text import stem, terms
@@ -18,19 +17,19 @@ def define(st: State) -> bool:
     st.exact = True
     st.listed = [e.iri]
     expansion = st.engine.expansions.get(e.iri)
-    name = f"{e.label} ({expansion})" if expansion else e.label  # "SQL (Structured Query Language)"
+    name = st.engine.sentence("definition.expanded", label=e.label, expansion=expansion) if expansion else e.label
     if e.kind in CONCEPTS:
         run = st.run("definition", {"concept": e.iri})
         ref = st.read_query(run, e.description)
         row = run.rows[0] if run.rows else {}
         text = row["description"].value if "description" in row else e.description
-        st.say(f"{name}: {text}", ref)
+        st.tell("definition.is", ref, name=name, text=text)
         n = int(row["works"].value) if "works" in row else 0
         if n:
-            st.say(f"{plural(n, 'work', 'works')} in the portfolio {'uses' if n == 1 else 'use'} it.", ref)
+            st.tell("definition.used", ref, count=n)
     else:
         run = st.run("facts", {"entity": e.iri})
-        st.say(f"{name}: {e.description}", st.read_entity(e, run))
+        st.tell("definition.is", st.read_entity(e, run), name=name, text=e.description)
     _as_named(st, e)
     return True
 

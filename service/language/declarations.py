@@ -31,7 +31,7 @@ STEPS = frozenset({
     "lists.role_named", "lists.period", "texts.described_work", "lists.class_list", "about.authored_answer",
     "about.contact_or_recent", "texts.define", "texts.lexicon_definition", "texts.explain", "lists.with_all",
     "lists.concept_works", "about.person_named", "relations.described_neighbour", "routes.entity_answer",
-    "lists.all_works", "texts.top_passage", "texts.named_work_passage",
+    "lists.all_works", "texts.top_passage", "texts.named_work_passage", "lists.works_filtered", "graph.list",
 })  # fmt: skip
 
 KINDS = frozenset({"work", "skill", "technique", "theme", "dataset", "role", "organisation", "place", "person",

@@ -1,0 +1,32 @@
+"""Steps that answer from a route declaration alone: a new kind of question is one stored query and one
+declaration (docs/ROUTES.md), no Python."""
+
+from __future__ import annotations
+
+from service.engine.routes import answer_limit, names
+from service.engine.state import State
+
+
+def listed(st: State) -> bool:
+    """`graph.list`: the rows of the declaration's `list` query, each named by its first column that holds a thing
+    of the graph (by its label) or, failing that, by its first value: "{count|award|awards}: {items}." as the
+    declaration's `say.some`, or its `say.none` when there are no rows. Passes when the question does not give a
+    value the query needs."""
+    assert st.way is not None
+    route = st.way.route
+    run = st.query("list")
+    if run is None:
+        return False
+    column = next((c for c in run.columns if any(c in r and r[c].kind == "iri" for r in run.rows)), None)
+    column = column or (run.columns[0] if run.columns else "")
+    cells = [r[column] for r in run.rows if column in r]
+    shown = list(dict.fromkeys(c.label or c.value for c in cells))
+    st.plan.route = route
+    st.exact = True
+    st.listed = list(dict.fromkeys(c.value for c in cells if c.kind == "iri" and c.value in st.engine.entities))
+    ref = st.read_query(run, ", ".join(shown[:10]) or "0 rows")
+    if shown:
+        st.tell(f"{route}.some", ref, count=len(shown), items=names(shown, answer_limit(st)))
+    else:
+        st.tell(f"{route}.none", ref)
+    return True
