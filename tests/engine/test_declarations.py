@@ -3,6 +3,8 @@ engine has, every route a step answers as is declared, and a broken declaration 
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 from service.engine import Planner
@@ -10,6 +12,7 @@ from service.engine.conditions import TESTS
 from service.engine.steps import STEPS
 from service.language import declarations
 from service.yamlfile import load_with_lines
+from tests.conftest import MATEO, ROOT, TODAY
 
 
 def test_the_engine_declarations_load_without_a_problem() -> None:
@@ -36,3 +39,51 @@ def test_a_broken_declaration_is_reported_with_its_line(tmp_path: Path) -> None:
     _, problems = declarations.load({"mine": (doc, lines, "data/lexicon/routes/mine.yaml")})
     assert any(p.line == 3 and "no step is called 'lists.nonesuch'" in p.message for p in problems), problems
     assert any(p.line == 6 and "`colour` is not a condition" in p.message for p in problems), problems
+
+
+def _examples(planner: Planner, *, owner: bool) -> list[tuple[str, str, bool]]:
+    """(route, question, must reach it) of every declaration whose examples are the engine's demo ones (or, with
+    `owner`, the portfolio owner's own)."""
+    return [(r.name, q, reach) for r in planner.engine.declarations.values() if r.owner_examples == owner
+            for q, reach in [*((q, True) for q in r.examples), *((q, False) for q in r.not_)]]  # fmt: skip
+
+
+def test_every_route_is_declared_with_three_demo_examples_and_close_ones_that_miss() -> None:
+    routes, _ = declarations.load({})
+    thin = {r.name: len(r.examples) for r in routes.values() if len(r.examples) < 3 or not r.not_}
+    assert thin == {}
+
+
+def test_each_demo_example_reaches_its_route_and_each_near_miss_does_not(planner: Planner) -> None:
+    wrong = []
+    for route, question, reach in _examples(planner, owner=False):
+        got = planner.plan(question, today=TODAY).route
+        if (got == route) != reach:
+            wrong.append(f"{question!r} -> {got} ({'should reach' if reach else 'must not reach'} {route})")
+    assert wrong == []
+
+
+def test_the_second_portfolio_examples_reach_their_routes(mateo_planner: Planner) -> None:
+    found = _examples(mateo_planner, owner=True)
+    assert len({route for route, _, _ in found}) >= 30  # written for that portfolio, in its own data/lexicon/routes/
+    wrong = []
+    for route, question, reach in found:
+        got = mateo_planner.plan(question, today=TODAY).route
+        if (got == route) != reach:
+            wrong.append(f"{question!r} -> {got} ({'should reach' if reach else 'must not reach'} {route})")
+    assert wrong == []
+
+
+def test_every_route_of_the_regression_suites_is_declared(planner: Planner) -> None:
+    cases = [c for path in (ROOT / "tests" / "search-eval.json", MATEO / "eval" / "regression.json")
+             for c in json.loads(path.read_text(encoding="utf-8"))["cases"]]  # fmt: skip
+    assert {c["route"] for c in cases if "route" in c} <= set(planner.engine.declarations)
+
+
+def test_no_answer_shows_a_template_field(planner: Planner) -> None:
+    """Every value a sentence names is given: no "{count}" or "{works|...}" reaches a visitor."""
+    field = re.compile(r"\{[a-z_]+(?:[|?][^}]*)?\}")
+    suite = json.loads((ROOT / "tests" / "search-eval.json").read_text(encoding="utf-8"))
+    shown = [planner.plan(c["question"], previous=c.get("previous"), today=TODAY) for c in suite["cases"]]
+    left = [(p.question, m.group()) for p in shown if p.answer and (m := field.search(p.answer.text))]
+    assert left == []
