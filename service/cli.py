@@ -17,7 +17,7 @@ from service.bench import bench_build, bench_plan, bench_preview, bench_queries
 from service.bench_http import bench_http, bench_log, bench_sparql
 from service.config import ROOT
 from service.errors import FolioError, ProblemsFound
-from service.evaluate import run_suite, summary
+from service.evaluate import markdown, run_all, run_suite, summary
 from service.examples import Examples
 from service.kb import KB, default_kb_path
 from service.kb.build import build, is_current
@@ -229,6 +229,10 @@ def _fallback(planner: engine.Planner) -> Any:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     planner = _planner(args)
+    if args.all:
+        for line in markdown(run_all(planner, Path(args.all))):
+            print(line)
+        return 0
     path = (
         Path(args.file)
         if args.file
@@ -359,6 +363,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--fallback", action="store_true", help="with the model fallback on, against the LLM_* "
                    "settings' provider (held-out set only): how many weak/none plans were verified or rejected")
     p.add_argument("--file", help="another suite file")
+    p.add_argument("--all", metavar="DIR", help="every suite file in DIR (the regression suite and each held-out set), "
+                   "one line each as a Markdown table, and confidence against right and wrong over them all")
     p.add_argument("--json", action="store_true")
     p = command("lab", cmd_lab, "the retrieval lab: each technique's recall@3, MRR and time over the suites")
     p.add_argument("action", choices=["eval"])

@@ -186,3 +186,65 @@ def summary(results: list[CaseResult]) -> dict[str, Any]:
         "plan_ms_p50": round(times[len(times) // 2], 2) if times else 0.0,
         "plan_ms_p95": round(times[min(len(times) - 1, int(0.95 * len(times)))], 2) if times else 0.0,
     }
+
+
+def suite_files(folder: Path) -> list[Path]:
+    """Every suite file of a portfolio's folder: the regression suite first, then the held-out sets in number
+    order."""
+    def order(path: Path) -> tuple[int, int, str]:
+        digits = "".join(c for c in path.stem.rsplit("-", 1)[-1] if c.isdigit())
+        return (0 if _is_regression(path) else 1, int(digits) if digits else 0, path.name)
+
+    return sorted((p for p in folder.glob("*.json") if _suite(p)), key=order)
+
+
+def _suite(path: Path) -> bool:
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return isinstance(doc, dict) and isinstance(doc.get("cases"), list) and bool(doc["cases"])
+
+
+def _is_regression(path: Path) -> bool:
+    cases = json.loads(path.read_text(encoding="utf-8"))["cases"]
+    return not any("group" in c for c in cases)
+
+
+def run_all(planner: Planner, folder: Path) -> list[tuple[str, dict[str, Any], list[CaseResult]]]:
+    """Each suite of the folder run: (file name, summary, results)."""
+    out = []
+    for path in suite_files(folder):
+        results, _ = run_suite(planner, path, holdout=not _is_regression(path))
+        out.append((path.name, summary(results), results))
+    return out
+
+
+def markdown(runs: list[tuple[str, dict[str, Any], list[CaseResult]]]) -> list[str]:
+    """The figures of every suite as a Markdown table, then the confidence each answer was given against whether
+    it was right (strict), over them all."""
+    lines = ["| suite | cases | right (strict) | old measure | answerable | unrelated | absent |",
+             "|---|---|---|---|---|---|---|"]  # fmt: skip
+    total = {"cases": 0, "right": 0, "old": 0}
+    for name, report, _ in runs:
+        groups = report["groups"]
+
+        def cell(g: str, groups: dict[str, Any] = groups) -> str:
+            return f"{groups[g]['right']}/{groups[g]['cases']}" if g in groups else ""
+
+        old = report.get("right_old", report["right"])
+        pct = 100 * report["right"] / report["cases"]
+        lines.append(f"| {name} | {report['cases']} | {report['right']} ({pct:.0f} %) | {old} | {cell('answerable')} | "
+                     f"{cell('unrelated')} | {cell('absent')} |")  # fmt: skip
+        total["cases"] += report["cases"]
+        total["right"] += report["right"]
+        total["old"] += old
+    lines.append(f"| **all** | {total['cases']} | **{total['right']}** | {total['old']} | | | |")
+    levels: dict[str, list[int]] = {}
+    for _, _, results in runs:
+        for r in results:
+            levels.setdefault(r.level, [0, 0])[0 if r.ok else 1] += 1
+    lines += ["", "| confidence | right | wrong |", "|---|---|---|"]
+    lines += [f"| {level} | {levels[level][0]} | {levels[level][1]} |"
+              for level in ("exact", "strong", "weak", "none") if level in levels]  # fmt: skip
+    return lines

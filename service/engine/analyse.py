@@ -18,7 +18,7 @@ from rapidfuzz.distance import Levenshtein
 from service.engine import context
 from service.engine.catalog import what_it_is
 from service.engine.engine import Engine
-from service.engine.intents import contains
+from service.engine.intents import MAX_PHRASE, contains, ngrams
 from service.engine.link import Linked, tokenize
 from service.engine.model import Plan
 from service.engine.question import Question
@@ -270,9 +270,12 @@ def _outside_kinds(cue: Sequence[str], kinds: list[tuple[tuple[str, ...], tuple[
     """The cue words outside the names of kinds of work of several words: "consulting projects" names a kind
     of work, not a question about consulting her."""
     out = list(cue)
+    runs = ngrams(tuple(cue))
     for key, _ in kinds:
         if len(key) < 2:
             break  # longest first: the rest are single words, which cue rules may rightly read ("games")
+        if len(key) <= MAX_PHRASE and key not in runs:
+            continue
         for i in range(len(out) - len(key) + 1):
             if tuple(out[i : i + len(key)]) == key:
                 out[i : i + len(key)] = [""] * len(key)

@@ -13,7 +13,6 @@ from datetime import date, timedelta
 from typing import Any
 
 from service.engine.catalog import Entity
-from service.engine.intents import contains
 from service.engine.routes import (
     answer_limit,
     class_members,
@@ -194,7 +193,7 @@ def career(st: State) -> bool:
     if "why" in st.engine.intents.sections_asked(st.q.said):
         return False  # "why did he step down as organiser": the reason is in the role's article, not its dates
     sequence = st.q.has("before") or st.q.has("after")  # "what came after Acme" is the next role
-    if named and not sequence and any(contains(st.q.said, key) for key, _ in st.engine.relations):
+    if named and not sequence and st.q.relations_asked:
         return False  # "the lab is part of which university": the relation named, not the roles there
     person = st.engine.by_name.get(st.engine.kb.site.person)
     career_params = {"person": person.iri if person else ""}

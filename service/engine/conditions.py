@@ -4,6 +4,7 @@ question. Each test reads the Question only: what it names, the cue concepts it 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from service.engine.catalog import CONCEPTS
@@ -11,6 +12,7 @@ from service.engine.question import Question
 from service.language.declarations import Condition, Way
 
 
+@lru_cache(maxsize=256)
 def _kinds(wanted: frozenset[str]) -> frozenset[str]:
     return wanted - {"concept"} | (CONCEPTS if "concept" in wanted else frozenset())
 
@@ -43,8 +45,6 @@ def _filters(q: Question, spec: Mapping[str, Any]) -> bool:
     return len(filters_named(q) & of) >= int(spec.get("at_least", 1))
 
 
-_broad_cache: dict[int, tuple[str, ...]] = {}
-
 TESTS: dict[str, Callable[[Question, Any], bool]] = {
     "kind": lambda q, v: q.kind in v,
     "cue": lambda q, v: all(q.has(c) for c in v),
@@ -72,12 +72,22 @@ TESTS: dict[str, Callable[[Question, Any], bool]] = {
 
 
 def holds(q: Question, condition: Condition) -> bool:
-    return all(TESTS[key](q, value) for key, value in condition.tests)
+    for key, value in condition.tests:  # noqa: SIM110  # a loop: no generator frame per test on the hot path
+        if not TESTS[key](q, value):
+            return False
+    return True
 
 
 def applies(q: Question, way: Way) -> bool:
     """Whether a way is tried for the question: one of its `when` conditions holds (or it has none), and none of
     its `unless` conditions does."""
-    if way.when and not any(holds(q, c) for c in way.when):
-        return False
-    return not any(holds(q, c) for c in way.unless)
+    if way.when:
+        for c in way.when:
+            if holds(q, c):
+                break
+        else:
+            return False
+    for c in way.unless:  # noqa: SIM110  # as above
+        if holds(q, c):
+            return False
+    return True

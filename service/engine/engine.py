@@ -13,7 +13,7 @@ from spellchecker import SpellChecker
 from service.engine.apart import Apart
 from service.engine.catalog import Entity, load_entities
 from service.engine.dates import DateParser
-from service.engine.intents import Intents, Phrase, Phrases, phrases
+from service.engine.intents import MAX_PHRASE, Intents, Phrase, Phrases, contains, ngrams, phrases
 from service.engine.link import Linker, tokenize
 from service.engine.quantity import Quantities
 from service.engine.retrieve import Bm25, PassageIndex
@@ -386,6 +386,22 @@ class Engine:
         if len(keys) >= 2:
             out.append(f"compare {keys[0].display} and {keys[1].display}")
         return out
+
+    @cached_property
+    def _class_rank(self) -> dict[tuple[str, ...], int]:
+        return {key: n for n, (key, _) in enumerate(self.classes_longest_first)}
+
+    @cached_property
+    def _long_classes(self) -> list[tuple[tuple[str, ...], tuple[str, str]]]:
+        return [(k, v) for k, v in self.classes_longest_first if len(k) > MAX_PHRASE]
+
+    def classes_in(self, words: tuple[str, ...]) -> list[tuple[tuple[str, ...], tuple[str, str]]]:
+        """The names of kinds of work and categories the words hold, longest first (in classes_longest_first's
+        order): each run of the words looked up once, instead of every name tried."""
+        rank = self._class_rank
+        found = [key for key in ngrams(words) if key in rank]
+        found += [k for k, _ in self._long_classes if contains(words, k)]
+        return [(key, self.classes[key]) for key in sorted(found, key=rank.__getitem__)]
 
     def members(self, kind: str) -> list[str]:
         """The entities of a class, by its IRI (the classes each entity states or the reasoner gave it)."""

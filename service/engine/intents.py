@@ -36,7 +36,7 @@ MAX_PHRASE = 6  # longer phrases are matched by scanning
 
 
 @lru_cache(maxsize=8192)
-def _ngrams(words: tuple[str, ...]) -> frozenset[tuple[str, ...]]:
+def ngrams(words: tuple[str, ...]) -> frozenset[tuple[str, ...]]:
     """Every run of 1 to MAX_PHRASE consecutive words: a phrase test becomes one set lookup."""
     return frozenset(words[i : i + n] for n in range(1, MAX_PHRASE + 1) for i in range(len(words) - n + 1))
 
@@ -54,7 +54,7 @@ def contains(words: Sequence[str], phrase: Phrase) -> bool:
     if ANY in phrase:
         return any(_at(words, i, phrase) for i in range(len(words) - n + 1))
     if n <= MAX_PHRASE:
-        return phrase in _ngrams(tuple(words))
+        return phrase in ngrams(tuple(words))
     return any(tuple(words[i : i + n]) == phrase for i in range(len(words) - n + 1))
 
 
@@ -83,7 +83,7 @@ class Phrases:
         return bool(self.items)
 
     def found_in(self, words: Sequence[str]) -> bool:
-        if self._fixed and not self._fixed.isdisjoint(_ngrams(tuple(words))):
+        if self._fixed and not self._fixed.isdisjoint(ngrams(tuple(words))):
             return True
         return any(contains(words, p) for p in self._other)
 

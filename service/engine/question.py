@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from service.engine.catalog import CONCEPTS, Entity
 from service.engine.dates import Period
-from service.engine.intents import contains
+from service.engine.intents import MAX_PHRASE, contains, ngrams
 from service.engine.link import Linked, Mention, Token, tokenize
 from service.engine.quantity import Quantity
 from service.text import fold, stem, terms
@@ -65,6 +65,17 @@ class Question:
         if found is None:
             found = self._cues[concept] = self.engine.intents.has(concept, self.said)
         return found
+
+    @cached_property
+    def relations_asked(self) -> tuple[tuple[tuple[str, ...], str], ...]:
+        """The relations of the ontology whose names the question says ("came before", "made of"), with their
+        property: (name words, property IRI)."""
+        return tuple((key, prop) for key, prop in self.engine.relations if _said(self.said, key))
+
+    @cached_property
+    def facts_asked(self) -> frozenset[str]:
+        """The properties of a value the question names by a label ("venue", "published")."""
+        return frozenset(prop for key, prop in self.engine.facts_named if _said(self.said, key))
 
     def has_in_words(self, concept: str) -> bool:
         """The cue concept read in every word, names included ("what is X" is a definition whatever X is)."""
@@ -156,9 +167,9 @@ class Question:
         first ("languages" and "plugins" in "which languages are his plugins written in")."""
         found: list[tuple[str, ...]] = []
         named: dict[tuple[str, str], None] = {}
-        for key, value in self.engine.classes_longest_first:
+        for key, value in self.engine.classes_in(self.cue):
             # "hardware boards" names a category: the "hardware" inside it names no kind of work
-            if contains(self.cue, key) and not any(contains(longer, key) for longer in found):
+            if not any(contains(longer, key) for longer in found):
                 found.append(key)
                 named[value] = None
         return tuple(named)
@@ -167,10 +178,8 @@ class Question:
     def class_named(self) -> tuple[str, str] | None:
         """The kind of work or skill category the question names outside its linked names, longest name first:
         (IRI, "class", "category" or "concept")."""
-        for key, value in self.engine.classes_longest_first:
-            if contains(self.cue, key):
-                return value
-        return None
+        found = self.engine.classes_in(self.cue)
+        return found[0][1] if found else None
 
     @cached_property
     def kind_of_work(self) -> str | None:
@@ -302,3 +311,10 @@ class Question:
     def concepts(self) -> tuple[Entity, ...]:
         """The skills, techniques, themes and datasets named."""
         return tuple(e for e in self.entities if e.kind in CONCEPTS)
+
+
+def _said(words: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
+    """Whether the words hold the phrase (no wildcard): one look-up in the words' runs (cached per question)."""
+    if 0 < len(phrase) <= MAX_PHRASE:
+        return phrase in ngrams(words)
+    return contains(words, phrase)

@@ -97,7 +97,7 @@ def third_party(st: State) -> bool:
         return False
     if any(q.has(rule) for rule in spec.get("except") or []) or q.authored_key is not None:
         return False
-    if any(contains(q.said, key) for key, _ in engine.relations):  # "which university is it part of"
+    if q.relations_asked:  # "which university is it part of"
         return False
     if q.absent_named.mentions:
         return False  # "was any of the Acme stuff in Scala": a technology she may lack, asked of her work there

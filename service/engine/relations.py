@@ -12,7 +12,7 @@ from datetime import date
 from typing import Any
 
 from service.engine.catalog import Entity
-from service.engine.intents import Phrase, contains
+from service.engine.intents import Phrase
 from service.engine.retrieve import best_passage_for
 from service.engine.routes import (
     class_members,
@@ -87,7 +87,7 @@ def _of_category(st: State, iri: str, category: str) -> bool:
 def relation(st: State) -> bool:
     """The things one named entity is related to through the property the question names."""
     ents = [e for e in st.q.entities if e.kind != "person"][:3]  # the person is every question's subject
-    asked = [(key, prop) for key, prop in st.engine.relations if contains(st.q.said, key)]
+    asked = list(st.q.relations_asked)
     # "what does Widgeteer's successor run on": a stack asked of the related thing is still the relation's
     if not asked:
         return False
@@ -148,7 +148,7 @@ def fact(st: State) -> bool:
     """ "where was the classifier paper published", "Widget venue": a value of one thing named (or, of the kind of
     work named, the one its description makes the question about) through the property the question names by its
     label or another name the ontology gives it (queries/relation-names.rq, the facts); with its publication."""
-    asked = {prop for key, prop in st.engine.facts_named if contains(st.q.said, key)}
+    asked = set(st.q.facts_asked)
     if not asked:
         return False
     ents = [e for e in st.q.entities if e.kind != "person"][:3]
