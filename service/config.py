@@ -55,7 +55,8 @@ SETTINGS: dict[str, Setting] = {
             "4",
             "Queries one client may have running or waiting at once, across every web worker; more get 429.",
         ),
-        Setting("SPARQL_MEMORY_MB", "1024", "Memory a SPARQL worker may use (address space); past it the query stops."),
+        Setting("SPARQL_MEMORY_MB", "1024", "Memory (address space) a query may use in a SPARQL worker, on top of "
+                "the store it opened; past it the query stops."),
         Setting("SPARQL_MAX_RESPONSE", "16777216", "Bytes a /sparql result may have; a longer one is cut and says so."),
         Setting("SPARQL_QUEUE", "16", "Queries that may wait for a SPARQL worker in each web worker; more get 503."),
         Setting("SPARQL_QUEUE_WAIT", "5", "Seconds a query may wait for a SPARQL worker; then 503 with Retry-After."),

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-from dataclasses import replace
 from pathlib import Path
 
 from service.kb.store import STORE_DIR
@@ -32,14 +31,14 @@ def test_a_worker_that_died_while_idle_is_replaced_and_the_query_runs(demo_kb_pa
         pool.close()
 
 
-def test_a_worker_that_cannot_be_started_again_is_a_503_then_comes_back(demo_kb_path: Path) -> None:
+def test_a_worker_that_cannot_be_started_again_is_a_503_then_comes_back(demo_kb_path: Path, tmp_path: Path) -> None:
     pool = _pool(demo_kb_path, 1)
     try:
         (worker,) = pool._all
         os.kill(worker.process.pid, signal.SIGKILL)
         worker.process.join(5)
-        roomy = pool.limits
-        pool.limits = replace(roomy, memory_mb=64)  # a new worker cannot even load the store now
+        store = pool.source
+        pool.source = str(tmp_path / "gone")  # a new worker cannot even open the store now
 
         async def twice() -> tuple[str, Outcome]:
             try:
@@ -47,7 +46,7 @@ def test_a_worker_that_cannot_be_started_again_is_a_503_then_comes_back(demo_kb_
                 first = "ran"
             except Busy:
                 first = "busy"  # the endpoint's 503 with Retry-After
-            pool.limits = roomy  # memory again
+            pool.source = store  # the store again
             return first, await pool.run(ASK)
 
         first, second = asyncio.run(twice())

@@ -11,6 +11,9 @@ leave a worker for everybody else.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ctypes
+import gc
 import logging
 import multiprocessing as mp
 import os
@@ -213,15 +216,36 @@ def _open(source: Source, limits: Limits) -> tuple[ox.Store | RemoteStore, list[
     return store, walls
 
 
+def _address_space() -> int:
+    """The bytes of address space this process holds now (VmSize), 0 where /proc does not say."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def _one_malloc_arena() -> None:
+    """One malloc arena for every thread (glibc's M_ARENA_MAX): each arena reserves address space, and the storage
+    engine starts a thread per CPU, so without this the size of an opened store grows with the CPU count."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).mallopt(-8, 1)  # M_ARENA_MAX
+
+
 def _serve(source: Source, prefixes: dict[str, str], conn: Connection, limits: Limits) -> None:
-    if limits.memory_mb > 0:
-        cap = limits.memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    _one_malloc_arena()
     try:
         store, walls = _open(source, limits)
     except StoreUnavailable as e:
         conn.send(("unavailable", str(e)))
         return
+    gc.collect()  # the read-only disk store the copy was made from: closed, its threads ended
+    if limits.memory_mb > 0:  # what a query may allocate on top of the opened store, whatever the CPU count
+        cap = _address_space() + limits.memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     conn.send(("ready", walls))
     while True:
         try:
