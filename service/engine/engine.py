@@ -388,6 +388,15 @@ class Engine:
         return out
 
     @cached_property
+    def relations_by_words(self) -> dict[tuple[str, ...], list[int]]:
+        """The words of each relation's name -> where it stands in `relations` (under () those too long to be
+        looked up as one of a question's runs of words)."""
+        out: dict[tuple[str, ...], list[int]] = defaultdict(list)
+        for n, (key, _) in enumerate(self.relations):
+            out[key if len(key) <= MAX_PHRASE else ()].append(n)
+        return dict(out)
+
+    @cached_property
     def _class_rank(self) -> dict[tuple[str, ...], int]:
         return {key: n for n, (key, _) in enumerate(self.classes_longest_first)}
 

@@ -74,7 +74,8 @@ class Phrases:
         self.items = list(items)
         self._fixed = frozenset(p for p in items if ANY not in p and 0 < len(p) <= MAX_PHRASE)
         self._lengths = sorted({len(p) for p in self._fixed})
-        self._other = [p for p in items if p not in self._fixed and p]
+        # the rest (a wildcard, or longer than MAX_PHRASE), each with the words it cannot match without
+        self._other = [(p, frozenset(w for w in p if w != ANY)) for p in items if p not in self._fixed and p]
 
     def __iter__(self) -> Iterator[Phrase]:
         return iter(self.items)
@@ -85,7 +86,10 @@ class Phrases:
     def found_in(self, words: Sequence[str]) -> bool:
         if self._fixed and not self._fixed.isdisjoint(ngrams(tuple(words))):
             return True
-        return any(contains(words, p) for p in self._other)
+        if not self._other:
+            return False
+        said = set(words)
+        return any(need <= said and contains(words, p) for p, need in self._other)
 
     def first(self, words: Sequence[str]) -> Phrase | None:
         """The first phrase the words contain (for the trace; `found_in` is the fast test)."""
@@ -93,13 +97,21 @@ class Phrases:
 
     def starts(self, words: Sequence[str]) -> bool:
         head = tuple(words)
-        return any(head[:n] in self._fixed for n in self._lengths) or any(starts(words, p) for p in self._other)
+        if any(head[:n] in self._fixed for n in self._lengths):
+            return True
+        if not self._other:
+            return False
+        said = set(words)
+        return any(need <= said and starts(words, p) for p, need in self._other)
 
     def ends(self, words: Sequence[str]) -> bool:
         tail = tuple(words)
-        return any(len(tail) >= n and tail[-n:] in self._fixed for n in self._lengths) or any(
-            ends(words, p) for p in self._other
-        )
+        if any(len(tail) >= n and tail[-n:] in self._fixed for n in self._lengths):
+            return True
+        if not self._other:
+            return False
+        said = set(words)
+        return any(need <= said and ends(words, p) for p, need in self._other)
 
 
 class Rule:

@@ -518,11 +518,11 @@ def works_filtered(st: State) -> bool:
     organisation), from one stored query that takes each filter given (queries/works-filtered.rq); those begun or
     finished in the period when it asks that; key work first, the first or latest of them, or in the order they
     began; a few, each with when it began, and one in its own words."""
-    run = st.query("works")
+    q, say = st.q, st.engine.sentence
+    run = st.query("works_in_place" if any(e.kind == "place" for e in q.entities) else "works")
     if run is None:
         return False
     iris = column_iris(run, "work")
-    q, say = st.q, st.engine.sentence
     state = "active"
     if q.period is not None:  # "what did he start at Acme in 2020": begun (or finished) in the period
         start, end = q.period.iso()

@@ -70,7 +70,10 @@ class Question:
     def relations_asked(self) -> tuple[tuple[tuple[str, ...], str], ...]:
         """The relations of the ontology whose names the question says ("came before", "made of"), with their
         property: (name words, property IRI)."""
-        return tuple((key, prop) for key, prop in self.engine.relations if _said(self.said, key))
+        relations, by_words = self.engine.relations, self.engine.relations_by_words
+        found = {n for key in ngrams(self.said) for n in by_words.get(key, ())}
+        found |= {n for n in by_words.get((), ()) if contains(self.said, relations[n][0])}  # longer than a run
+        return tuple(relations[n] for n in sorted(found))
 
     @cached_property
     def facts_asked(self) -> frozenset[str]:
