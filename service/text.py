@@ -90,7 +90,13 @@ def sentences(text: str) -> list[str]:
 
 def terms(text: str) -> list[str]:
     """Stemmed words of a text, stop words included (the index keeps them; queries drop them)."""
-    return [stem(w) for w in words(text)]
+    return list(_terms(text))
+
+
+@lru_cache(maxsize=8192)
+def _terms(text: str) -> tuple[str, ...]:
+    """The stemmed words, worked out once per text: a plan reads the same descriptions and passages again."""
+    return tuple(stem(w) for w in words(text))
 
 
 @lru_cache(maxsize=4096)

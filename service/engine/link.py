@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from service.text import fold, stem
 
@@ -57,7 +58,13 @@ class Linked:
 
 
 def tokenize(text: str) -> list[Token]:
-    return [Token(fold(m.group()), m.start(), m.end(), m.group()) for m in _TOKEN.finditer(text)]
+    return list(_tokens(text))
+
+
+@lru_cache(maxsize=4096)
+def _tokens(text: str) -> tuple[Token, ...]:
+    """The tokens of a text, made once: a question's text is read by several steps of its analysis."""
+    return tuple(Token(fold(m.group()), m.start(), m.end(), m.group()) for m in _TOKEN.finditer(text))
 
 
 def _other_number(word: str) -> str:

@@ -176,6 +176,8 @@ class Planner:
         engine = self.engine
         limit = int(engine.weights["results"]["limit"])
         tiers = engine.tiers
+        if route.declines:  # declined or unanswered: no results, nothing searched for them
+            return []
         if st.listed:
             ranked = [(iri, 1.0 / (n + 1)) for n, iri in enumerate(dict.fromkeys(st.listed))]
         else:
@@ -184,7 +186,7 @@ class Planner:
                 if h.article in engine.by_name:
                     lists["wiki"].append(engine.by_name[h.article].iri)
             concepts = [e for e in st.q.entities if e.kind in CONCEPTS]
-            if concepts and not route.declines:
+            if concepts:
                 candidate = engine.routes["candidates"].get(concepts[0].kind)
                 if candidate:
                     run = st.run(candidate["query"], {candidate["param"]: concepts[0].iri})
@@ -193,15 +195,13 @@ class Planner:
             weights = fusion["weights"][fusion.get("kinds", {}).get(st.q.kind, "search")]
             factors = {int(k): float(v) for k, v in fusion["tier_factor"].items()}
             ranked = fuse(lists, weights, tiers, factors, int(fusion["k"]))
-            if st.trace is not None and not route.declines:
+            if st.trace is not None:
                 top = [(engine.entities[i].label if i in engine.entities else i, round(v, 4)) for i, v in ranked[:5]]
                 st.trace.add("fusion", f"fused {', '.join(f'{k} {len(v)}' for k, v in lists.items())} with weights "
                              f"{weights}, tier factors {factors}, k {fusion['k']}: " +
                              (", ".join(f"{label} {score}" for label, score in top) or "nothing"),
                              inputs={k: len(v) for k, v in lists.items()}, weights=weights, tier_factors=factors,
                              k=int(fusion["k"]), top=top)  # fmt: skip
-        if route.declines:
-            ranked = []
         out = []
         for iri, score in [(i, v) for i, v in ranked if i not in st.q.excluded][:limit]:
             e = engine.entities.get(iri)

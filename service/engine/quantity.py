@@ -10,6 +10,7 @@ import re
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from service.engine.intents import Phrase, contains, phrases
@@ -95,6 +96,7 @@ class Quantities:
             return False
         return q.kind != self.counted or not (q.head & class_words or q.head & self.by_graph)
 
+    @lru_cache(maxsize=8192)  # noqa: B019  # the one Quantities lives as long as its engine
     def states(self, text: str, q: Quantity) -> bool:
         """Whether the text states an amount of the kind asked: a number at most `within` words before one of
         its units ("1,900 stops", "14 seconds", "2,000 Project Gutenberg books"), a number glued to one ("300MB"),

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -50,6 +50,7 @@ class Bm25:
         self.postings, self.lengths, self.k1, self.b = postings, lengths, k1, b
         self.n = len(lengths)
         self.avg = sum(lengths) / max(1, self.n)
+        self._norm = [k1 * (1 - b + b * length / self.avg) for length in lengths]  # each document's, once
         self._idf: dict[str, float] = {}
         self.max_idf = self.idf("\0unseen")
 
@@ -78,7 +79,7 @@ class Bm25:
         """Document number -> BM25 score for terms with query weights (1 for a word, less for a synonym);
         `among`: only these documents (one article's passages), without walking every posting."""
         scores: dict[int, float] = defaultdict(float)
-        k1, b, avg = self.k1, self.b, self.avg
+        k1, norms = self.k1, self._norm
         for term, weight in weighted.items():
             docs = self.postings.get(term)
             if not docs:
@@ -86,8 +87,7 @@ class Bm25:
             idf = self.idf(term) * weight
             found = docs.items() if among is None else [(d, docs[d]) for d in among if d in docs]
             for doc, tf in found:
-                norm = k1 * (1 - b + b * self.lengths[doc] / avg)
-                scores[doc] += idf * tf * (k1 + 1) / (tf + norm)
+                scores[doc] += idf * tf * (k1 + 1) / (tf + norms[doc])
         return scores
 
     def coverage(self, query: Sequence[str], found: set[str], synonyms: Mapping[str, set[str]]) -> float:
@@ -227,30 +227,36 @@ def search_articles(
                 scores[doc] = scores.get(doc, 0.0) + bonus
     elif len(query) > 1:  # across articles, a section headed with the question's words ("Why she went independent")
         share = float(weights.get("section_heading_bonus", 0.0))
-        headed = {d for t in weighted for d in index.section_docs.get(t, ())}
-        for doc in headed:
-            heading = index.section_terms[doc]
-            found = sum(1 for t in query if holds(heading, t, synonyms))
+        held_by: Counter[int] = Counter()  # a section -> how many of the query's words its heading holds
+        for t in query:
+            held_by.update({d for w in (t, *synonyms.get(t, ())) for d in index.section_docs.get(w, ())})
+        for doc, found in held_by.items():
             if found >= 2:
                 scores[doc] = scores.get(doc, 0.0) + share * found
-    by_article: dict[str, list[PassageHit]] = defaultdict(list)
+    docs_of = index.docs
+    by_article: dict[str, list[tuple[float, bool, int, int]]] = defaultdict(list)
     for doc, score in scores.items():
-        by_article[index.docs[doc].article].append(PassageHit(index.docs[doc], score))
-    partial = []
-    for name, passages in by_article.items():
+        p = docs_of[doc]
         # lead passages lose ties to specific sections
-        passages.sort(key=lambda h: (-h.score, h.passage.kind == "lead", h.passage.position))
-        rest = sum(h.score for h in passages[1:])
-        in_title = sum(1 for t in query if t in index.title_terms[name])
-        score = passages[0].score + weights["rest_share"] * rest + weights["title_bonus"] * in_title
-        partial.append((score, name, passages))
+        by_article[p.article].append((-score, p.kind == "lead", p.position, doc))
+    partial = []
+    rest_share, title_bonus = weights["rest_share"], weights["title_bonus"]
+    asked = Counter(query)
+    for name, ranked in by_article.items():
+        if len(ranked) > 1:
+            ranked.sort()  # by score, then leads after sections, then position (the document number never decides)
+        rest = sum(-r[0] for r in ranked[1:])
+        in_title = sum(asked[t] for t in index.title_terms[name] & asked.keys())
+        score = -ranked[0][0] + rest_share * rest + title_bonus * in_title
+        partial.append((score, name, ranked))
     partial.sort(key=lambda x: (-x[0], x[1]))
     if len(partial) > limit:
         cutoff = partial[limit - 1][0] - weights["coverage_bonus"]
         partial = [x for x in partial if x[0] >= cutoff]
     hits = []
     coverage_of = index.coverage_of(query, synonyms)
-    for score, name, passages in partial:
+    for score, name, ranked in partial:  # the passages' hits made only for the articles kept
+        passages = [PassageHit(docs_of[r[3]], -r[0]) for r in ranked]
         coverage = coverage_of(index.article_terms[name])
         best = passages[0]
         total = score + weights["coverage_bonus"] * coverage
