@@ -133,7 +133,7 @@ class Analyser:
         owner = engine.by_name.get(engine.kb.site.person)
         if owner is not None and len(found) > 1 and owner in found:
             found = [e for e in found if e is not owner]
-        for_kind = _outside_kinds(cue, engine.classes_longest_first)  # for the kind of question only
+        for_kind = _outside_kinds(cue, engine.classes_in(tuple(cue)))  # for the kind of question only
         kind, rule, read = engine.intents.decide(words, for_kind, [e.kind for e in found], authored=about,
                                                  linked_any=bool(found))  # fmt: skip
         period = engine.dates.parse(text, today)

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from service.engine.intents import ANY, Phrase, phrases
+from service.engine.intents import ANY, MAX_PHRASE, Phrase, ngrams, phrases
 from service.engine.link import Linker, tokenize
 
 
@@ -36,11 +36,18 @@ class Apart:
         self.leading = one_word - self.joining  # "the", "her": before a thing set apart, no part of it
         # "leaving the thesis aside": the opening words, what is set apart, then the closing words
         self.around = [(p[: p.index(ANY)], p[p.index(ANY) + 1 :]) for p in phrases(spec.get("around")) if ANY in p]
+        # the runs of words that show a question may set something apart, looked up at once
+        openings = [*self.phrases, *(o for o, _ in self.around)]
+        self._quick = frozenset(p for p in openings if 0 < len(p) <= MAX_PHRASE and ANY not in p)
+        self._slow = [p for p in openings if p not in self._quick]
 
     def find(self, text: str, linker: Linker, describe: Describe | None = None) -> SetApart | None:
         """The names the question sets apart, or None: a phrase that sets apart, right before one name or more
         joined by "and", "or" or commas; with `describe`, else the things the words up to the clause's end stand
         for ("not counting the workshop")."""
+        said = ngrams(tuple(t.word for t in tokenize(text)))
+        if not any(p in said for p in self._quick) and not self._slow:
+            return None  # no phrase that sets apart: nothing to read (most questions)
         text = self._closed(text)
         tokens = tokenize(text)
         words = [t.word for t in tokens]
