@@ -92,6 +92,7 @@ def check_inputs(sources: Sources, log: Log | None = None) -> Checked:
         out.problems += check_data_links(out.data, out.site.entity_base)
         out.problems += check_article_links(out.articles, known, unreadable)
         out.problems += _check_examples(out, set(known.values()))
+        out.problems += _check_route_queries(out)
         out.problems += check_shapes(out.ontology, out.data, shapes.graph, values.reported)
         typed = check_domains(out.ontology, out.data, values.subjects())
         out.problems += typed
@@ -99,6 +100,26 @@ def check_inputs(sources: Sources, log: Log | None = None) -> Checked:
                                     out.site.contact_email, values.subjects())  # fmt: skip
         say("checked shapes, rules, links and lexicon")
     return out
+
+
+def _check_route_queries(out: Checked) -> list[Problem]:
+    """Every stored query a route declares exists, takes the parameters the route fills, and gets each it needs."""
+    problems = []
+    for route in out.lexicon.routes.values():
+        where = f"routes/{route.name}.yaml"
+        for key, use in route.queries.items():
+            stored = out.catalog.get(use.query)
+            if stored is None:
+                problems.append(Problem(where, 0, "route", f"{route.name}: query {key} names {use.query}, which is not "
+                                                           f"a stored query (queries/{use.query}.rq)"))  # fmt: skip
+                continue
+            unknown = sorted(set(use.params) - set(stored.params))
+            needed = sorted(n for n, p in stored.params.items() if not p.optional and n not in use.params)
+            if unknown or needed:
+                said = f"fills ${', $'.join(unknown)}, which it does not declare" if unknown else \
+                    f"leaves ${', $'.join(needed)} unfilled"  # fmt: skip
+                problems.append(Problem(where, 0, "route", f"{route.name}: query {key} ({use.query}) {said}"))
+    return problems
 
 
 def _check_examples(out: Checked, iris: set[str]) -> list[Problem]:
