@@ -182,39 +182,54 @@ def authored(st: State, key: str) -> bool:
     return True
 
 
+def _recent(st: State) -> None:
+    since = (st.q.today - timedelta(days=365)).isoformat()
+    run = st.run("recent", {"since": since})
+    st.listed = column_iris(run, "work")
+    ref = st.read_query(run, ", ".join(labels(st, st.listed)))
+    st.tell("recent.works", ref, works=names(labels(st, st.listed), answer_limit(st)))
+    latest = run.rows[0]["last"].value[:7] if run.rows else ""
+    if latest:
+        st.tell("recent.latest", ref, month=latest)
+    _roles_now(st)
+
+
+def _key_works(st: State) -> None:
+    run = st.run("key_works")
+    st.listed = column_iris(run, "work")
+    ref = st.read_query(run, ", ".join(labels(st, st.listed)))
+    st.tell("key_works.works", ref, works=names(labels(st, st.listed), 12))
+
+
+def _career(st: State) -> None:
+    person = st.engine.by_name.get(st.engine.kb.site.person)
+    run = st.run("career", {"person": person.iri if person else ""})
+    st.listed = column_iris(run, "role")
+    ref = st.read_query(run, "; ".join(r["role"].label or "" for r in run.rows))
+    now = st.engine.sentence("now")
+    steps = [st.engine.sentence("career.role", role=r["role"].label, start=r["roleStart"].value[:4],
+                                end=r["roleEnd"].value[:4] if "roleEnd" in r else now) for r in run.rows]
+    st.tell("career.roles", ref, roles="; ".join(steps))
+
+
+def _skills(st: State) -> None:
+    run = st.run("skills")
+    st.listed = column_iris(run, "skill")
+    ref = st.read_query(run, ", ".join(f"{r['skill'].label}: {r['works'].value}" for r in run.rows))
+    st.tell("skills.skills", ref, skills=names([f"{r['skill'].label} ({r['works'].value})" for r in run.rows], 10))
+
+
+# the graph routes of the questions with one answer (answers.yaml `route:`) that are answered from a query alone
+CANNED: dict[str, Callable[[State], None]] = {"recent": _recent, "key_works": _key_works, "career": _career,
+                                              "skills": _skills}
+
+
 def canned_route(st: State, route: str) -> bool:
-    st.plan.route = route
-    if route == "recent":
-        since = (st.q.today - timedelta(days=365)).isoformat()
-        run = st.run("recent", {"since": since})
-        st.listed = column_iris(run, "work")
-        ref = st.read_query(run, ", ".join(labels(st, st.listed)))
-        st.tell("recent.works", ref, works=names(labels(st, st.listed), answer_limit(st)))
-        latest = run.rows[0]["last"].value[:7] if run.rows else ""
-        if latest:
-            st.tell("recent.latest", ref, month=latest)
-        _roles_now(st)
-    elif route == "key_works":
-        run = st.run("key_works")
-        st.listed = column_iris(run, "work")
-        ref = st.read_query(run, ", ".join(labels(st, st.listed)))
-        st.tell("key_works.works", ref, works=names(labels(st, st.listed), 12))
-    elif route == "career":
-        person = st.engine.by_name.get(st.engine.kb.site.person)
-        run = st.run("career", {"person": person.iri if person else ""})
-        st.listed = column_iris(run, "role")
-        ref = st.read_query(run, "; ".join(r["role"].label or "" for r in run.rows))
-        now = st.engine.sentence("now")
-        steps = [st.engine.sentence("career.role", role=r["role"].label, start=r["roleStart"].value[:4],
-                                    end=r["roleEnd"].value[:4] if "roleEnd" in r else now) for r in run.rows]
-        st.tell("career.roles", ref, roles="; ".join(steps))
-    elif route == "skills":
-        run = st.run("skills")
-        st.listed = column_iris(run, "skill")
-        ref = st.read_query(run, ", ".join(f"{r['skill'].label}: {r['works'].value}" for r in run.rows))
-        st.tell("skills.skills", ref, skills=names([f"{r['skill'].label} ({r['works'].value})" for r in run.rows], 10))
-    else:
+    made = CANNED.get(route)
+    if made is None:
         return False
+    st.plan.route = route
+    made(st)
     return True
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -133,8 +134,10 @@ class Route:
     owner_examples: bool = False  # the examples are the owner's (their portfolio's), not the engine's demo
 
 
+@cache
 def engine_docs() -> dict[str, tuple[Any, dict[yamlfile.Path, int], str]]:
-    """The engine's declarations as shipped: route name -> (document, line of each key, file shown)."""
+    """The engine's declarations as shipped: route name -> (document, line of each key, file shown); read once (a
+    declaration is never changed in place: an owner's file is merged into a copy)."""
     out = {}
     for path in sorted(DIR.glob("*.yaml")):
         doc, lines = yamlfile.load_with_lines(path.read_text(encoding="utf-8"))
