@@ -20,6 +20,8 @@ _VOWEL = re.compile(r"[aeiouy]")
 @lru_cache(maxsize=65536)
 def fold(text: str) -> str:
     """Lower case without accents: what every comparison of words is made on."""
+    if text.isascii():  # nothing to decompose (most texts): the same result without reading each character
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.lower())
     return "".join(c for c in decomposed if not unicodedata.combining(c)).replace("ß", "ss")
 
