@@ -60,9 +60,9 @@ def test_a_wrong_route_file_is_reported_at_its_line(tmp_path: Path) -> None:
     sources = copy_inputs(tmp_path / "in")
     route = tmp_path / "in" / "data" / "lexicon" / "routes" / "venues.yaml"
     route.parent.mkdir(parents=True, exist_ok=True)
-    route.write_text("about: venues\nways:\n  - step: graph.lists\n    precedence: 104\n"
-                     "queries:\n  list: {query: venue-list}\n  works: {query: works-using-skill, params: {tool: skill}}\n",
-                     encoding="utf-8")  # fmt: skip
+    route.write_text("about: venues\nways:\n  - step: graph.lists\n    precedence: 104\nqueries:\n"
+                     "  list: {query: venue-list}\n  works: {query: works-using-skill, params: {tool: skill}}\n",
+                     encoding="utf-8")
     said = [p.message for p in check_inputs(sources).problems if p.path.endswith("routes/venues.yaml")]
     assert any("no step is called 'graph.lists'" in m for m in said), said
     assert any("venue-list, which is not a stored query" in m for m in said), said
