@@ -1,7 +1,10 @@
-"""plan(question): the planning order of the main seed (Algorithm 4), and everything done for every plan.
+"""plan(question): the question analysed once, the route declarations' ways tried in order, and what is done for
+every plan (the main seed's Algorithm 4).
 
-    spelling -> shortcuts -> two-turn context -> linking -> intent -> period -> passages -> first branch that
-    answers -> interpretation, results with resources, the composed answer, confidence, follow-up-ready plan
+    analyse (analyse.py: spelling, shortcuts, two-turn context, names set apart, linking, intent, period, search
+    words) -> the matcher (matcher.py: the first way of the route declarations whose step answers and whose
+    answer passes its route's checks) -> interpretation, results with resources, completion, the composed
+    answer, confidence; a question that asks two things in one is planned as two
 
 Pure and deterministic: given the KB and `today`, the same question gives the same plan.
 """

@@ -17,8 +17,6 @@ from service.kb.wiki import Passage
 from service.queries import QueryRun
 from service.text import stem, terms
 
-VERB = {"skill": "use", "theme": "sit under", "technique": "implement", "dataset": "use"}
-
 
 def names(labels: list[str], limit: int, joiner: str = "and") -> str:
     """'A', 'A and B', 'A, B and C', or 'A, B, C and 4 more' (never 'and 1 more': the one is named)."""
@@ -35,18 +33,6 @@ def labels(st: State, iris: list[str]) -> list[str]:
 
 def column_iris(run: QueryRun, column: str) -> list[str]:
     return [row[column].value for row in run.rows if column in row and row[column].kind == "iri"]
-
-
-def broad(st: State, key: str) -> tuple[str, ...]:
-    """The ends of the class IRIs too broad to narrow by (routes.yaml broad_kinds, broad_categories)."""
-    return tuple(f"#{name}" for name in st.engine.routes.get(key) or [])
-
-
-def kind_of_work_named(st: State) -> str | None:
-    """The kind of work the question names ("talks", "games"), unless it is too broad to narrow a list by."""
-    kind = st.q.class_named
-    too_broad = st.engine.broad("broad_kinds")
-    return kind[0] if kind is not None and kind[1] == "class" and not kind[0].endswith(too_broad) else None
 
 
 def same_named(st: State, iri: str) -> list[str]:
@@ -169,15 +155,6 @@ def say_in_order(st: State, iris: list[str], *refs: str) -> list[str]:
         said = st.engine.sentence("and_more", items=said, count=len(dated) - 8)
     st.tell("in_order", *refs, works=said)
     return [e.iri for e in dated]
-
-
-def role_named(st: State) -> Entity | None:
-    for e in st.q.entities:
-        if e.kind == "role":
-            return e
-        if e.kind == "organisation" and st.engine.roles_by_org.get(e.iri):
-            return st.engine.entities[st.engine.roles_by_org[e.iri][0]]
-    return None
 
 
 def during_role(st: State, role: Entity, *, of_kind_only: bool = False) -> bool:

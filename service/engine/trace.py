@@ -11,7 +11,6 @@ a split step, then the steps of each part's plan.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,14 +30,6 @@ class Trace(list[Step]):
 
     def add(self, stage: str, said: str, /, **facts: Any) -> None:
         self.append(Step(stage, said, facts))
-
-
-def branch_name(branch: Callable[..., Any]) -> str:
-    """A branch as the code names it ("lists.count"), so a reader can find it; the planner's own by name."""
-    module = getattr(branch, "__module__", "") or ""
-    if module.startswith("service.engine.") and module != "service.engine.plan":
-        return f"{module.rsplit('.', 1)[-1]}.{branch.__name__}"
-    return branch.__name__
 
 
 def trace_passed(tr: Trace, passed: list[str], at: int) -> None:

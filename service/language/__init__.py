@@ -2,7 +2,9 @@
 
 It ships with the package, in this folder, and is versioned and tested with the code:
 
-  routes.yaml          which stored query each planning route runs
+  routes/<route>.yaml  one declaration per route: its ways, queries, checks, sentences (declarations.py,
+                       docs/ROUTES.md); an owner's data/lexicon/routes/<route>.yaml changes or adds one
+  routes.yaml          the stored queries the routes' steps share by name; kinds too broad to narrow a list
   intents.yaml         cue words of each kind of question, their order, name cues, reference words
   weights.yaml         fusion weights, tier factors, BM25 and article scoring, confidence, spelling limits
   abstain.yaml         private topics, opinions, unpublished kinds of fact: what is never answered
