@@ -388,6 +388,11 @@ class Engine:
         return out
 
     @cached_property
+    def definitions_longest_first(self) -> list[tuple[tuple[str, ...], Any]]:
+        """The lexicon's defined terms and their other names, longest first."""
+        return sorted(self.definitions.items(), key=lambda kv: -len(kv[0]))
+
+    @cached_property
     def relations_by_words(self) -> dict[tuple[str, ...], list[int]]:
         """The words of each relation's name -> where it stands in `relations` (under () those too long to be
         looked up as one of a question's runs of words)."""

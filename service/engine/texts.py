@@ -437,7 +437,7 @@ def lexicon_definition(st: State) -> bool:
     """A general term the lexicon defines, when the question asks what it is (or is only the term)."""
     words = st.q.words
     content = [w for w in words if w not in st.engine.stopwords]
-    for key, d in sorted(st.engine.definitions.items(), key=lambda kv: -len(kv[0])):
+    for key, d in st.engine.definitions_longest_first:
         if set(key) <= st.engine.stopwords or not contains(words, key):
             continue
         about_them = any(w in st.engine.person_words for w in words)  # "what did he do with dsp": not what it is
