@@ -384,5 +384,5 @@ def _row(solution: ox.QuerySolution, columns: list[str], labelled: list[tuple[st
     for name, label_column in labelled:
         cell, label = row.get(name), row.get(label_column)
         if cell is not None and label is not None and cell.kind == "iri":
-            row[name] = cell._replace(label=label.value)
+            row[name] = Cell(cell.value, "iri", None, label.value)
     return row

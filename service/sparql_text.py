@@ -76,11 +76,25 @@ def projected_params(text: str) -> list[tuple[str, int]]:
 
 def substitute(text: str, values: dict[str, str]) -> str:
     """Replace each `$name` token (outside strings, IRIs and comments) by an already serialized term."""
-    parts: list[str] = []
-    for t in _cached_tokens(text):  # a stored query's text is filled again and again
-        name = t.text[1:] if t.kind == "param" else None
-        parts.append(values[name] if name is not None and name in values else t.text)
-    return "".join(parts)
+    pieces = _pieces(text)
+    return "".join([piece if name is None or name not in values else values[name] for piece, name in pieces])
+
+
+@lru_cache(maxsize=512)
+def _pieces(text: str) -> tuple[tuple[str, str | None], ...]:
+    """The text as runs of tokens that are no parameter, each `$name` between them with its name: a stored query
+    is filled again and again, so it is cut once."""
+    out: list[tuple[str, str | None]] = []
+    run: list[str] = []
+    for t in _cached_tokens(text):
+        if t.kind == "param":
+            out.append(("".join(run), None))
+            out.append((t.text, t.text[1:]))
+            run = []
+        else:
+            run.append(t.text)
+    out.append(("".join(run), None))
+    return tuple(out)
 
 
 def keywords(text: str) -> list[Token]:

@@ -364,8 +364,7 @@ def _after_titled(st: State, works: bool) -> bool:
         return False
     person = st.engine.by_name.get(st.engine.kb.site.person)
     # the career, read to decide (not kept: the branch runs and shows the same query when it answers)
-    roles = st.engine.kb.catalog.run(st.engine.routes["routes"].get("career", "career"),
-                                     {"person": person.iri if person else ""})  # fmt: skip
+    roles = st.peek("career", {"person": person.iri if person else ""})
     return bool(_titled(st, roles.rows, best=True))
 
 

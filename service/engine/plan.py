@@ -27,7 +27,7 @@ from service.engine.intents import interpret
 from service.engine.matcher import Matcher
 from service.engine.model import Plan, Result
 from service.engine.resources import resources_for
-from service.engine.state import State
+from service.engine.state import Runs, State
 from service.engine.trace import Trace
 from service.language.declarations import Route
 
@@ -40,40 +40,42 @@ class Planner:
 
     # ------------------------------------------------------------------------- public
 
-    def plan(self, question: str, previous: Plan | str | None = None, today: date | None = None, *,
-             trace: bool = False, split: bool = True, joined: bool = False) -> Plan:  # fmt: skip
+    def plan(self, question: str, previous: Plan | str | None = None, today: date | None = None, *, trace: bool = False,
+             split: bool = True, joined: bool = False, runs: Runs | None = None) -> Plan:  # fmt: skip
         """The plan for one question; with `trace`, `plan.trace` lists every step taken (service/engine/trace.py);
-        `joined` when `previous` was asked in the same question (the first of two questions in one)."""
+        `joined` when `previous` was asked in the same question (the first of two questions in one); `runs`: the
+        stored queries already run for the question this one is part of."""
+        runs = {} if runs is None else runs
         started = time.perf_counter()
         today = today or date.today()
         plan = Plan(question=question, normalized=question)
         if isinstance(previous, str):
-            previous = self.plan(previous, today=today) if previous.strip() else None
+            previous = self.plan(previous, today=today, runs=runs) if previous.strip() else None
         plan.previous = previous.question if previous else None
         tr = plan.trace = Trace() if trace else None
         q = self.analyser.analyse(plan, previous, today, tr, joined)
         normalized = plan.normalized
-        st = State(engine=self.engine, plan=plan, q=q, trace=tr)
+        st = State(engine=self.engine, plan=plan, q=q, trace=tr, runs=runs)
         self.matcher.match(st, self._unstated)
         self._finish(st)
         plan.normalized = normalized
         whole = self.engine.declarations[plan.route].whole
         parts = self.engine.two.split(normalized) if split and not whole else None
-        if parts is not None and (both := self._two(plan, parts, today, trace)) is not None:
+        if parts is not None and (both := self._two(plan, parts, today, trace, runs)) is not None:
             both.timing_ms = (time.perf_counter() - started) * 1000
             return both
         plan.timing_ms = (time.perf_counter() - started) * 1000
         return plan
 
-    def _two(self, whole: Plan, parts: tuple[str, str], today: date, trace: bool) -> Plan | None:
+    def _two(self, whole: Plan, parts: tuple[str, str], today: date, trace: bool, runs: Runs) -> Plan | None:
         """Two questions asked in one, each answered in turn, the second as the follow-up of the first. When the
         first answer already says what the second asks, it alone; when the second finds no answer, or a weak one
         about something else, the first alone, saying so, if it is sure and the question read whole is not;
         else (None) the whole reading stands."""
-        first = self.plan(parts[0], today=today, trace=trace, split=False)
+        first = self.plan(parts[0], today=today, trace=trace, split=False, runs=runs)
         if not two.answered(first):
             return None
-        then = self.plan(parts[1], previous=first, today=today, trace=trace, split=False, joined=True)
+        then = self.plan(parts[1], previous=first, today=today, trace=trace, split=False, joined=True, runs=runs)
         second: Plan | None = then
         unanswered = ""
         if two.answered(then) and self.engine.two.adds_nothing(first, then, whole.normalized, self.engine.stopwords):

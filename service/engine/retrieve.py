@@ -18,7 +18,8 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import overload
 
 from whoosh.index import Index
 
@@ -40,7 +41,29 @@ class ArticleHit:
     score: float
     coverage: float  # IDF-weighted share of the query found in the article (body or headings)
     best: PassageHit
-    passages: list[PassageHit] = field(default_factory=list)
+    passages: Sequence[PassageHit] = ()
+
+
+class _Ranked(Sequence[PassageHit]):
+    """An article's passages as found, best first, made into hits only when read: most searches read one."""
+
+    __slots__ = ("_docs", "_order", "_scores")
+
+    def __init__(self, docs: Sequence[Passage], order: list[int], scores: Mapping[int, float]) -> None:
+        self._docs, self._order, self._scores = docs, order, scores
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    @overload
+    def __getitem__(self, i: int) -> PassageHit: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[PassageHit]: ...
+    def __getitem__(self, i: int | slice) -> PassageHit | list[PassageHit]:
+        if isinstance(i, slice):
+            return [PassageHit(self._docs[d], self._scores[d]) for d in self._order[i]]
+        doc = self._order[i]
+        return PassageHit(self._docs[doc], self._scores[doc])
 
 
 class Bm25:
@@ -52,6 +75,7 @@ class Bm25:
         self.avg = sum(lengths) / max(1, self.n)
         self._norm = [k1 * (1 - b + b * length / self.avg) for length in lengths]  # each document's, once
         self._idf: dict[str, float] = {}
+        self._term_scores: dict[str, dict[int, float]] = {}
         self.max_idf = self.idf("\0unseen")
 
     @classmethod
@@ -84,11 +108,27 @@ class Bm25:
             docs = self.postings.get(term)
             if not docs:
                 continue
+            if weight == 1.0 and among is None:  # a word of the question over every passage: its scores, once
+                made = self._scores(term, docs)
+                if not scores:
+                    scores.update(made)
+                    continue
+                for doc, score in made.items():
+                    scores[doc] += score
+                continue
             idf = self.idf(term) * weight
             found = docs.items() if among is None else [(d, docs[d]) for d in among if d in docs]
             for doc, tf in found:
                 scores[doc] += idf * tf * (k1 + 1) / (tf + norms[doc])
         return scores
+
+    def _scores(self, term: str, docs: dict[int, int]) -> dict[int, float]:
+        """Each document's BM25 score for one term, computed on the term's first search and kept."""
+        made = self._term_scores.get(term)
+        if made is None:
+            idf, k1, norms = self.idf(term), self.k1, self._norm
+            made = self._term_scores[term] = {doc: idf * tf * (k1 + 1) / (tf + norms[doc]) for doc, tf in docs.items()}
+        return made
 
     def coverage(self, query: Sequence[str], found: set[str], synonyms: Mapping[str, set[str]]) -> float:
         """IDF-weighted share of the query words (or a synonym of each) in `found`; unknown words weigh most."""
@@ -139,6 +179,20 @@ class PassageIndex(Bm25):
             for doc in docs:
                 self.article_terms[self.docs[doc].article].add(term)
         self.title_terms = {p.article: frozenset(terms(p.title)) for p in self.docs}
+        self.title_articles: dict[str, list[str]] = defaultdict(list)  # a word of a title -> its articles
+        for name, title in self.title_terms.items():
+            for term in title:
+                self.title_articles[term].append(name)
+        self.term_articles: dict[str, set[str]] = defaultdict(set)  # a word -> the articles holding it anywhere
+        for name, held in self.article_terms.items():
+            for term in held:
+                self.term_articles[term].add(name)
+        self.article_of = [p.article for p in self.docs]
+        # a passage's place among all when scores tie: an article's sections before its lead, then by position
+        by_place = sorted(range(len(self.docs)), key=lambda d: (self.docs[d].kind == "lead", self.docs[d].position, d))
+        self.order = [0] * len(self.docs)
+        for place, doc in enumerate(by_place):
+            self.order[doc] = place
         self.leads = {p.article: p for p in self.docs if p.kind == "lead"}
         self.bigrams = [frozenset(itertools.pairwise(seq)) for seq in (terms(p.text) for p in self.docs)]
         self._said: dict[int, list[tuple[str, frozenset[str]]]] = {}
@@ -152,6 +206,26 @@ class PassageIndex(Bm25):
         if made is None:
             made = self._said[doc] = [(s, frozenset(terms(s))) for s in sentences(self.docs[doc].text)]
         return made
+
+    def articles_covering(self, query: Sequence[str], synonyms: Mapping[str, set[str]]) -> Callable[[str], float]:
+        """`coverage_of` an article by its name: the articles holding each word (or a synonym) found once."""
+        weighed = []
+        for term in query:
+            also = (self.term_articles.get(s, ()) for s in synonyms.get(term, ()))
+            held = self.term_articles.get(term, set()).union(*also)
+            weighed.append((self.idf(term) if self.df(term) else self.max_idf, held))
+        total = 0.0
+        for weight, _ in weighed:
+            total += weight
+
+        def share(name: str) -> float:
+            covered = 0.0
+            for weight, held in weighed:
+                if name in held:
+                    covered += weight
+            return covered / total if total else 0.0
+
+        return share
 
 
 def holds(found: AbstractSet[str], term: str, synonyms: Mapping[str, set[str]]) -> bool:
@@ -233,34 +307,36 @@ def search_articles(
         for doc, found in held_by.items():
             if found >= 2:
                 scores[doc] = scores.get(doc, 0.0) + share * found
-    docs_of = index.docs
-    by_article: dict[str, list[tuple[float, bool, int, int]]] = defaultdict(list)
-    for doc, score in scores.items():
-        p = docs_of[doc]
-        # lead passages lose ties to specific sections
-        by_article[p.article].append((-score, p.kind == "lead", p.position, doc))
+    # each article's passages best first (leads after sections on a tie, then by position): one sort for all
+    ranked_docs = sorted(scores, key=index.order.__getitem__)
+    ranked_docs.sort(key=scores.__getitem__, reverse=True)  # stable: ties keep the order above
+    article_of = index.article_of
+    by_article: dict[str, list[int]] = defaultdict(list)
+    for doc in ranked_docs:
+        by_article[article_of[doc]].append(doc)
+    in_title: Counter[str] = Counter()
+    for term, n in Counter(query).items():
+        for name in index.title_articles.get(term, ()):
+            in_title[name] += n
     partial = []
     rest_share, title_bonus = weights["rest_share"], weights["title_bonus"]
-    asked = Counter(query)
     for name, ranked in by_article.items():
-        if len(ranked) > 1:
-            ranked.sort()  # by score, then leads after sections, then position (the document number never decides)
-        rest = sum(-r[0] for r in ranked[1:])
-        in_title = sum(asked[t] for t in index.title_terms[name] & asked.keys())
-        score = -ranked[0][0] + rest_share * rest + title_bonus * in_title
+        rest = sum(map(scores.__getitem__, ranked[1:]))
+        score = scores[ranked[0]] + rest_share * rest + title_bonus * in_title[name]
         partial.append((score, name, ranked))
     partial.sort(key=lambda x: (-x[0], x[1]))
     if len(partial) > limit:
         cutoff = partial[limit - 1][0] - weights["coverage_bonus"]
         partial = [x for x in partial if x[0] >= cutoff]
     hits = []
-    coverage_of = index.coverage_of(query, synonyms)
+    covering = index.articles_covering(query, synonyms)
+    docs_of, bonus = index.docs, weights["coverage_bonus"]
     for score, name, ranked in partial:  # the passages' hits made only for the articles kept
-        passages = [PassageHit(docs_of[r[3]], -r[0]) for r in ranked]
-        coverage = coverage_of(index.article_terms[name])
-        best = passages[0]
-        total = score + weights["coverage_bonus"] * coverage
-        hits.append(ArticleHit(name, best.passage.entity, best.passage.title, total, coverage, best, passages))
+        coverage = covering(name)
+        best = PassageHit(docs_of[ranked[0]], scores[ranked[0]])
+        passages = _Ranked(docs_of, ranked, scores)
+        hits.append(ArticleHit(name, best.passage.entity, best.passage.title, score + bonus * coverage, coverage, best,
+                               passages))  # fmt: skip
     hits.sort(key=lambda h: (-h.score, h.article))
     return hits[:limit]
 

@@ -95,10 +95,13 @@ class Speller:
         # a real English word is no misspelling, unless it is a far more common word of the site with one letter
         # doubled ("programing", common enough to be in the dictionary, for "programming")
         guarded = self.english(word) >= self._guard
-        edits = 1 if guarded else self._edits_allowed(word)
-        found = process.extract(word, self._choices, scorer=DamerauLevenshtein.distance, score_cutoff=edits, limit=20)
+        if guarded:  # only the site's form of it with a letter doubled or made single can be meant
+            found: list[tuple[str, float]] = [(c, 1) for c in _doublings(word) if c in self.counts]
+        else:
+            found = [(c, d) for c, d, _ in process.extract(word, self._choices, scorer=DamerauLevenshtein.distance,
+                                                          score_cutoff=self._edits_allowed(word), limit=20)]
         best: tuple[float, bool, bool, float, int, str] | None = None
-        for candidate, distance, _ in found:
+        for candidate, distance in found:
             similarity = dice(word, candidate)
             if similarity < self._min_dice or candidate == word:
                 continue
@@ -135,6 +138,13 @@ class Speller:
         found = process.extract(word, self._numbered, scorer=DamerauLevenshtein.distance, score_cutoff=1, limit=3)
         near = [candidate for candidate, _, _ in found]
         return near[0] if len(near) == 1 else None
+
+def _doublings(word: str) -> set[str]:
+    """The word with one of its letters doubled, and with one of its doubled letters single."""
+    out = {word[: i + 1] + word[i:] for i in range(len(word))}
+    out |= {word[:i] + word[i + 1 :] for i in range(len(word) - 1) if word[i] == word[i + 1]}
+    return out
+
 
 def _doubled(word: str, candidate: str) -> bool:
     """The candidate is the word with one of its letters doubled, or the word with a doubled letter single."""

@@ -22,6 +22,8 @@ from service.queries import QueryRun
 from service.text import terms
 from service.voice import Voice
 
+Runs = dict[tuple[str, tuple[tuple[str, str], ...], int], QueryRun]  # stored queries run, by name, params and cap
+
 
 @dataclass(frozen=True)
 class Checkpoint:
@@ -58,6 +60,9 @@ class State:
     near: bool = False  # a passage of the work named kept though it lacks the question's words: weak (plan.py)
     reason: str = ""  # why the question is declined, when it is (refuse.py), for the trace
     way: Way | None = None  # the way of a route declaration being tried (matcher.py)
+    # the stored queries run for the question, by name, parameters and row cap: each runs once, whichever branch
+    # (or part of a question asked as two) reads it (plan.py shares it)
+    runs: Runs = field(default_factory=dict)
 
     @property
     def hits(self) -> list[ArticleHit]:
@@ -117,8 +122,7 @@ class State:
 
     def run(self, route: str, params: dict[str, Any] | None = None, *, cap: int = 1000) -> QueryRun:
         """Run the stored query a route names (lexicon/routes.yaml) and keep it in the plan."""
-        name = self.engine.routes["routes"].get(route, route)
-        run = self.engine.kb.catalog.run(name, params or {}, row_cap=cap)
+        run = self.peek(route, params, cap=cap)
         self.plan.sparql.append(run)
         if self.q.excluded:  # the plan keeps every row the console shows; the branch reads those not set apart
             run = replace(run, rows=[r for r in run.rows if not any(c.value in self.q.excluded for c in r.values())])
@@ -128,6 +132,16 @@ class State:
                            f"{len(run.rows)} row{'s' if len(run.rows) != 1 else ''} in {run.ms:.2f} ms",
                            query=run.name, file=run.file, params=shown, rows=len(run.rows),
                            ms=round(run.ms, 3))  # fmt: skip
+        return run
+
+    def peek(self, route: str, params: dict[str, Any] | None = None, *, cap: int = 1000) -> QueryRun:
+        """The stored query a route names, run once for the whole question (`runs`), not kept in the plan: read to
+        decide, or kept by `run`."""
+        name = self.engine.routes["routes"].get(route, route)
+        key = (name, tuple(sorted((k, repr(v)) for k, v in (params or {}).items())), cap)
+        run = self.runs.get(key)
+        if run is None:
+            run = self.runs[key] = self.engine.kb.catalog.run(name, params or {}, row_cap=cap)
         return run
 
     def query(self, key: str, **given: object) -> QueryRun | None:
