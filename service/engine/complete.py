@@ -12,6 +12,10 @@ replaces one: the route's own reading stays first.
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Callable
+from collections.abc import Set as AbstractSet
+
 from service.engine.retrieve import PassageHit, holds
 from service.engine.state import State
 from service.text import terms
@@ -34,9 +38,16 @@ def complete(st: State, how: str) -> None:
     floor = max(float(cfg["min_share"]), before + float(cfg["margin"]))
     least = min(len(asked), int(cfg["min_terms"]))
     whole_floor = float(cfg["whole"])
+    # a sentence's words are among its passage's: the passages whose words could pass, found from the postings,
+    # before any article is searched
+    possible = _possible(st, asked, share, whole, floor, least, whole_floor)
+    if not possible:
+        return
     best: tuple[float, str, int] | None = None
     for article in _nearby(st, int(cfg["articles"]), how == "own"):
         for doc in index.article_docs.get(article, []):
+            if doc not in possible:
+                continue
             for sentence, found in index.said(doc):
                 got = share(found)
                 if got < floor or (best is not None and got <= best[0]) or sentence in said:
@@ -54,6 +65,29 @@ def complete(st: State, how: str) -> None:
         st.trace.add("complete", f"added a sentence of {passage.heading}: it holds {got:.2f} of what was asked "
                      f"({', '.join(asked)}), the answer {before:.2f}", asked=asked, share=round(got, 3),
                      before=round(before, 3), passage=passage.id)  # fmt: skip
+
+
+def _possible(
+    st: State,
+    asked: list[str],
+    share: Callable[[AbstractSet[str]], float],
+    whole: Callable[[AbstractSet[str]], float],
+    floor: float,
+    least: int,
+    whole_floor: float,
+) -> set[int]:
+    """The passages whose own words (a sentence holds no word its passage lacks) reach the floors that a sentence
+    must reach to be added: the words asked and the question's, with their synonyms, looked up in the postings."""
+    engine = st.engine
+    index, synonyms = engine.passages, engine.synonyms
+    present: dict[int, set[str]] = defaultdict(set)
+    for word in {*asked, *st.q.terms}:
+        for term in (word, *synonyms.get(word, ())):
+            for doc in index.postings.get(term, ()):
+                present[doc].add(term)
+    return {doc for doc, found in present.items()
+            if share(found) >= floor and sum(holds(found, t, synonyms) for t in asked) >= least
+            and whole(found | index.heading_terms[doc]) >= whole_floor}  # fmt: skip
 
 
 def _nearby(st: State, limit: int, own_only: bool) -> list[str]:
