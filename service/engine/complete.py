@@ -12,7 +12,7 @@ replaces one: the route's own reading stays first.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 
@@ -80,14 +80,19 @@ def _possible(
     must reach to be added: the words asked and the question's, with their synonyms, looked up in the postings."""
     engine = st.engine
     index, synonyms = engine.passages, engine.synonyms
-    present: dict[int, set[str]] = defaultdict(set)
-    for word in {*asked, *st.q.terms}:
-        for term in (word, *synonyms.get(word, ())):
-            for doc in index.postings.get(term, ()):
-                present[doc].add(term)
-    return {doc for doc, found in present.items()
-            if share(found) >= floor and sum(holds(found, t, synonyms) for t in asked) >= least
-            and whole(found | index.heading_terms[doc]) >= whole_floor}  # fmt: skip
+    holding: Counter[int] = Counter()  # a passage -> how many of the words asked it holds (or a synonym of each)
+    for word in asked:
+        holding.update(set().union(*(index.postings.get(t, {}).keys() for t in (word, *synonyms.get(word, ())))))
+    candidates = [doc for doc, n in holding.items() if n >= least]
+    if not candidates:
+        return set()
+    looked = [(t, index.postings.get(t, {})) for w in {*asked, *st.q.terms} for t in (w, *synonyms.get(w, ()))]
+    out = set()
+    for doc in candidates:
+        found = {t for t, docs in looked if doc in docs}
+        if share(found) >= floor and whole(found | index.heading_terms[doc]) >= whole_floor:
+            out.add(doc)
+    return out
 
 
 def _nearby(st: State, limit: int, own_only: bool) -> list[str]:
