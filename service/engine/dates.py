@@ -67,6 +67,7 @@ class DateParser:
             (re.compile(rf"\b(before|after)\s+(?:({month})\.?\s+)?{year}\b"), "open"),
             (re.compile(rf"\b(\d+|{number})\s+(year|month|week)s?\s+ago\b"), "ago"),
             (re.compile(rf"\bsince\s+(?:({month})\s+)?{year}\b"), "since_year"),
+            (re.compile(rf"\b(?:from|starting)\s+(?:({month})\s+)?{year}\s+(?:on|onwards?)\b"), "since_year"),
             (re.compile(r"\bsince\s+last\s+(year|month)\b"), "since_last"),
             (re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"), "iso_day"),
             (re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({month})\.?,?\s+{year}\b"), "day_month_year"),

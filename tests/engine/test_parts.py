@@ -33,6 +33,8 @@ from tests.conftest import TODAY
         ("last year", "2025-01-01", "2025-12-31"),
         ("since last year", "2025-01-01", "2026-11-30"),
         ("since March 2024", "2024-03-01", "2026-11-30"),
+        ("any papers from 2020 onwards", "2020-01-01", "2026-11-30"),
+        ("talks from May 2023 on", "2023-05-01", "2026-11-30"),
         ("this year", "2026-01-01", "2026-11-30"),
         ("between March and June 2024", "2024-03-01", "2024-06-30"),
         ("from May 2023 to June 2025", "2023-05-01", "2025-06-30"),
