@@ -354,6 +354,14 @@ def _of_two_classes(st: State, first: str, second: str, *, counting: bool) -> bo
     ref = st.read_query(run, ", ".join(labels(st, iris[:10])))
     if not iris:
         st.tell("class_list.both_none", ref, many=many, also=also)
+        # "does she build hardware as well as software": the two kinds share no work, so each on its own
+        runs = [st.run("class_list", {"class": kind}) for kind in (first, second)]
+        each = [column_iris(r, "work") for r in runs]
+        other_one, other_many = (w.lower() for w in st.engine.class_labels[second])
+        st.tell("class_list.each", st.read_query(runs[0], f"{len(each[0])} rows"), count=len(each[0]), one=one,
+                many=many, other=len(each[1]), other_one=other_one, other_many=other_many)  # fmt: skip
+        st.read_query(runs[1], f"{len(each[1])} rows")
+        st.listed = [*each[0][:5], *each[1][:5]]
         return True
     st.tell("class_list.both", ref, count=len(iris), one=one, many=many, also=also,
             works=names(labels(st, iris), answer_limit(st)))  # fmt: skip

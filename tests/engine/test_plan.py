@@ -344,3 +344,18 @@ def test_snapshot_is_deterministic(planner: Planner, tmp_path: Path) -> None:
     doc["plans"][first]["route"] = "something-else"
     path.write_text(json.dumps(doc))
     assert len(snapshot.check(planner, path)) == 1
+
+
+def test_software_narrows_a_list_to_the_kinds_of_software(planner: Planner) -> None:
+    """ "software" is a kind of work like "games": talks, papers and hardware are not among it."""
+    plan = planner.plan("rust software", today=TODAY)
+    assert plan.answer is not None and "pieces of software use Rust" in plan.answer.text
+    assert "Building Lantern" not in plan.answer.text  # a talk on Rust
+    assert all(r.type != "Talk" for r in plan.results)
+
+
+def test_two_kinds_with_no_work_in_common_are_counted_each(planner: Planner) -> None:
+    plan = planner.plan("does she make hardware as well as games?", today=TODAY)
+    assert plan.answer is not None
+    assert "None of her hardware projects is among her games." in plan.answer.text
+    assert "13 hardware projects and 17 games" in plan.answer.text
