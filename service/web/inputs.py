@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from collections.abc import AsyncIterator
 from typing import Any
 
 from starlette.requests import ClientDisconnect, Request
@@ -23,16 +24,17 @@ async def read_body(request: Request, limit: int) -> bytes:
     answer then reads the 413 instead of a reset connection."""
     declared = request.headers.get("content-length", "")
     too_large = ApiError(413, f"The request body is limited to {limit} bytes.")
+    stream = request.stream()  # read once: asking Starlette for the stream again fails ("Stream consumed")
     if declared.isdigit() and int(declared) > limit:
         if int(declared) <= DRAIN:
-            await _drain(request, DRAIN)
+            await _drain(stream, DRAIN)
         raise too_large
     chunks, size = [], 0
     try:
-        async for chunk in request.stream():
+        async for chunk in stream:
             size += len(chunk)
             if size > limit:
-                await _drain(request, DRAIN - size)
+                await _drain(stream, DRAIN - size)
                 raise too_large
             chunks.append(chunk)
     except ClientDisconnect:  # the client left (or was cut off by BODY_TIMEOUT): nobody reads the answer
@@ -40,9 +42,10 @@ async def read_body(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-async def _drain(request: Request, budget: int) -> None:
+async def _drain(stream: AsyncIterator[bytes], budget: int) -> None:
+    """Read and drop the rest of a body (chunked or not) from the stream already begun, up to `budget` bytes."""
     try:
-        async for chunk in request.stream():
+        async for chunk in stream:
             budget -= len(chunk)
             if budget < 0:
                 return

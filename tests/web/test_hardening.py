@@ -30,7 +30,7 @@ HUGE_ROWS = f'SELECT ?a20 WHERE {{ VALUES ?n {{ {" ".join(map(str, range(20)))} 
 def hard(demo_kb_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env = {"SPARQL_TIMEOUT": "4", "SPARQL_CLIENT_LIMIT": "4", "SPARQL_WORKERS": "2", "SPARQL_QUEUE_WAIT": "1",
            "SPARQL_MEMORY_MB": "900", "SPARQL_MAX_RESPONSE": "1000000", "HEADER_TIMEOUT": "2", "BODY_TIMEOUT": "2",
-           "TODAY": "2026-11-30"}  # fmt: skip
+           "TODAY": "2026-11-30", "ADMIN_TOKEN": "a-long-enough-owner-token-for-tests"}  # fmt: skip
     with serving(demo_kb_path, tmp_path_factory.mktemp("hard"), workers=2, **env) as base:
         yield base
 
@@ -171,6 +171,27 @@ def test_an_oversize_body_gets_a_413_even_without_waiting(hard: str) -> None:
             s.sendall(body)
             s.settimeout(5)
             assert s.recv(64).startswith(b"HTTP/1.1 413")
+
+
+@pytest.mark.parametrize(("path", "limit", "kind"), [
+    ("/api/ask", 16 * 1024, "application/json"),
+    ("/api/next", 16 * 1024, "application/json"),
+    ("/sparql", 65536, "application/sparql-query"),
+    ("/-/login", 4096, "application/x-www-form-urlencoded"),
+])  # fmt: skip
+def test_a_chunked_body_just_over_the_limit_gets_a_413(hard: str, path: str, limit: int, kind: str) -> None:
+    """Issue 39, point 2: without a Content-Length, the body streamed past its limit got 500 ("Stream
+    consumed": the rest was asked for as a second stream)."""
+
+    def chunked() -> Iterator[bytes]:  # no length: httpx sends it chunked
+        sent = 0
+        while sent <= limit:
+            yield b"a" * 1000
+            sent += 1000
+
+    response = httpx.post(hard + path, content=chunked(), headers={"Content-Type": kind}, timeout=30)
+    assert response.status_code == 413, response.text[:200]
+    assert "limited to" in response.text
 
 
 def test_health_says_which_network_walls_hold(hard: str) -> None:
