@@ -83,6 +83,10 @@ SETTINGS: dict[str, Setting] = {
         ),
         Setting("LOG_RETENTION_DAYS", "90", "Days a logged question is kept; older rows are deleted."),
         Setting("ADMIN_TOKEN", "", "The owner's token for /-/misses (bearer header or login form); empty: no page."),
+        Setting("OWNER_SESSION_HOURS", "12", "Hours the owner's login cookie is valid."),
+        Setting("LOGIN_ATTEMPTS", "5", "Wrong owner tokens one client may send per LOGIN_WINDOW."),
+        Setting("LOGIN_ATTEMPTS_ALL", "50", "Wrong owner tokens all clients together may send per LOGIN_WINDOW."),
+        Setting("LOGIN_WINDOW", "900", "Seconds over which wrong owner tokens are counted (per web worker)."),
         Setting("ACCESS_LOG", "off", "Log one line per request (method, path, status, time; no address or question)."),
         Setting("KEEP_BUILDS", "2", "How many finished builds to keep beside the current one's predecessor."),
         Setting(

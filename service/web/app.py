@@ -167,6 +167,7 @@ def create_app(kb_path: Path | None = None) -> Starlette:
         Route("/console/vocabulary.json", console.vocabulary),
         Route("/-/misses", owner.misses_page),
         Route("/-/login", owner.login, methods=["GET", "POST"]),
+        Route("/-/logout", owner.logout, methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     logged = [Middleware(AccessLog)] if setting("ACCESS_LOG").lower() in ("on", "1", "true", "yes") else []

@@ -1,9 +1,12 @@
 """/-/misses: the owner's misses report as a page, only with ADMIN_TOKEN.
 
 The token comes as `Authorization: Bearer <token>`, or once through the login form (/-/login), which sets a
-cookie holding a keyed hash of the token (never the token), HttpOnly and SameSite=Strict. A request without
-the token gets 404 from /-/misses, and with ADMIN_TOKEN unset (or shorter than 16 characters, too easy to
-guess) /-/login is 404 as well: the page's existence is not advertised. Owner pages are never cached.
+cookie holding the time it was issued and a keyed hash of the token and that time (never the token),
+HttpOnly and SameSite=Strict, valid for OWNER_SESSION_HOURS (POST /-/logout ends it sooner; a new token ends
+them all). A request without the token gets 404 from /-/misses, and with ADMIN_TOKEN unset (or shorter than 16
+characters, too easy to guess) /-/login is 404 as well: the page's existence is not advertised. Wrong tokens are
+counted per client and in all (service/web/throttle.py): past LOGIN_ATTEMPTS, or LOGIN_ATTEMPTS_ALL, every try is
+refused with 429 until the window has passed. Owner pages are never cached.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import functools
 import hashlib
 import hmac
 import logging
+import time
 from datetime import date, timedelta
 from typing import Any
 from urllib.parse import unquote_plus
@@ -27,6 +31,7 @@ from service.questionlog.store import open_store
 from service.web.errors import ApiError
 from service.web.inputs import read_body
 from service.web.templating import page
+from service.web.throttle import Throttle
 
 COOKIE = "folio_owner"
 KINDS = ("right", "weak", "declined")
@@ -48,8 +53,38 @@ def _warn_short() -> None:
     log.warning("ADMIN_TOKEN is shorter than %d characters: the owner's pages stay off", MIN_TOKEN)
 
 
-def _cookie_value(token: str) -> str:
-    return hmac.new(token.encode(), b"folio owner session", hashlib.sha256).hexdigest()
+def _cookie_value(token: str, issued: int) -> str:
+    mac = hmac.new(token.encode(), f"folio owner session {issued}".encode(), hashlib.sha256).hexdigest()
+    return f"{issued}.{mac}"
+
+
+def _session_seconds() -> int:
+    return int(float(setting("OWNER_SESSION_HOURS")) * 3600)
+
+
+def _valid_cookie(value: str, token: str) -> bool:
+    issued, _, _ = value.partition(".")
+    if not issued.isdigit() or not 0 <= time.time() - int(issued) <= _session_seconds():
+        return False
+    return hmac.compare_digest(value, _cookie_value(token, int(issued)))
+
+
+@functools.cache
+def _throttle() -> Throttle:
+    return Throttle(per_client=int(setting("LOGIN_ATTEMPTS")), overall=int(setting("LOGIN_ATTEMPTS_ALL")),
+                    window=float(setting("LOGIN_WINDOW")))  # fmt: skip
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def _refuse_if_locked(request: Request) -> None:
+    wait = _throttle().wait(_address(request))
+    if wait > 0:
+        minutes = max(1, round(wait / 60))
+        raise ApiError(429, f"Too many wrong tokens: try again in about {minutes} minute{'s' if minutes > 1 else ''}.",
+                       headers={"Retry-After": str(int(wait) + 1), **PRIVATE})  # fmt: skip
 
 
 def is_owner(request: Request) -> bool:
@@ -57,9 +92,14 @@ def is_owner(request: Request) -> bool:
     if not token:
         return False
     bearer = request.headers.get("authorization", "")
-    if bearer.startswith("Bearer ") and hmac.compare_digest(bearer[7:].strip(), token):
-        return True
-    return hmac.compare_digest(request.cookies.get(COOKIE, ""), _cookie_value(token))
+    if bearer.startswith("Bearer "):
+        _refuse_if_locked(request)
+        if hmac.compare_digest(bearer[7:].strip(), token):
+            _throttle().succeeded(_address(request))
+            return True
+        _throttle().failed(_address(request))
+        return False
+    return _valid_cookie(request.cookies.get(COOKIE, ""), token)
 
 
 def _chart(days: list[dict[str, Any]], since: date, today: date) -> dict[str, Any]:
@@ -111,11 +151,23 @@ async def login(request: Request) -> Response:
         raise ApiError(404, f"Nothing here: {request.url.path}")
     if request.method == "GET":
         return page(request, "owner-login.html", {}, headers=PRIVATE)
+    _refuse_if_locked(request)
     raw = (await read_body(request, 4096)).decode("utf-8", "replace")
     given = dict(p.split("=", 1) for p in raw.split("&") if "=" in p).get("token", "")
     if not hmac.compare_digest(unquote_plus(given), token):
+        _throttle().failed(_address(request))
         return page(request, "owner-login.html", {"wrong": True}, status=401, headers=PRIVATE)
+    _throttle().succeeded(_address(request))
     response = RedirectResponse("/-/misses", status_code=303, headers=PRIVATE)
-    response.set_cookie(COOKIE, _cookie_value(token), httponly=True, samesite="strict", path="/-/",
-                        secure=request.url.scheme == "https")  # fmt: skip
+    response.set_cookie(COOKIE, _cookie_value(token, int(time.time())), max_age=_session_seconds(), httponly=True,
+                        samesite="strict", path="/-/", secure=request.url.scheme == "https")  # fmt: skip
+    return response
+
+
+async def logout(request: Request) -> Response:
+    """POST: the login cookie is cleared, and the browser sent to the login form."""
+    if not _token():
+        raise ApiError(404, f"Nothing here: {request.url.path}")
+    response = RedirectResponse("/-/login", status_code=303, headers=PRIVATE)
+    response.delete_cookie(COOKIE, path="/-/", httponly=True, samesite="strict")
     return response
