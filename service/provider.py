@@ -8,7 +8,11 @@ Nothing is sent but the JSON body the caller builds: no visitor address, header 
 
 from __future__ import annotations
 
+import contextlib
+import http.client
 import json
+import socket
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -32,7 +36,62 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None  # a 3xx is an HTTPError: the bearer key never follows a redirect
 
 
-_opener = urllib.request.build_opener(_NoRedirect)
+class _Deadline:
+    """Cuts a call's sockets when its time is up. A socket timeout bounds each read, not the call: a provider
+    sending its headers a byte at a time would hold the answer (and a thread) for as long as it likes."""
+
+    def __init__(self, seconds: float) -> None:
+        self._sockets: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self.passed = False
+        self._timer = threading.Timer(seconds, self._cut)
+        self._timer.daemon = True
+
+    def connect(self, *args: Any, **kwargs: Any) -> socket.socket:
+        sock = socket.create_connection(*args, **kwargs)
+        with self._lock:
+            self._sockets.append(sock)
+            if self.passed:
+                sock.close()
+        return sock
+
+    def _cut(self) -> None:
+        with self._lock:
+            self.passed = True
+            for sock in self._sockets:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+
+    def __enter__(self) -> _Deadline:
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._timer.cancel()
+
+    def opener(self) -> urllib.request.OpenerDirector:
+        """An opener whose connections are made through `connect`, so that `_cut` reaches them."""
+        deadline = self
+
+        class Http(http.client.HTTPConnection):
+            def __init__(self, *args: Any, **kwargs: Any) -> None:
+                super().__init__(*args, **kwargs)
+                self._create_connection = deadline.connect
+
+        class Https(http.client.HTTPSConnection):
+            def __init__(self, *args: Any, **kwargs: Any) -> None:
+                super().__init__(*args, **kwargs)
+                self._create_connection = deadline.connect
+
+        class HttpHandler(urllib.request.HTTPHandler):
+            def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+                return self.do_open(Http, req)
+
+        class HttpsHandler(urllib.request.HTTPSHandler):
+            def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+                return self.do_open(Https, req, context=self._context)  # type: ignore[attr-defined]
+
+        return urllib.request.build_opener(_NoRedirect, HttpHandler, HttpsHandler)
 
 
 @dataclass(frozen=True)
@@ -51,18 +110,19 @@ class Provider:
             headers["Authorization"] = f"Bearer {self.api_key}"
         request = urllib.request.Request(self.base_url + path, data=data, headers=headers, method="POST")
         deadline = time.monotonic() + limit
-        try:
-            with _opener.open(request, timeout=limit) as response:
-                raw = _read(response, max_bytes, deadline)
-        except urllib.error.HTTPError as e:
-            e.close()
-            if e.code == 429:
-                raise ProviderError("rate limited (HTTP 429)") from None
-            raise ProviderError(f"HTTP {e.code}") from None
-        except TimeoutError:
-            raise ProviderError(f"no reply within {limit:g} s") from None
-        except (urllib.error.URLError, OSError, ValueError) as e:
-            raise ProviderError(f"unreachable ({type(e).__name__})") from None
+        with _Deadline(limit) as cut:
+            try:
+                with cut.opener().open(request, timeout=limit) as response:
+                    raw = _read(response, max_bytes, deadline)
+            except urllib.error.HTTPError as e:
+                e.close()
+                if e.code == 429:
+                    raise ProviderError("rate limited (HTTP 429)") from None
+                raise ProviderError(f"HTTP {e.code}") from None
+            except (TimeoutError, http.client.HTTPException, urllib.error.URLError, OSError, ValueError) as e:
+                if cut.passed or isinstance(e, TimeoutError):
+                    raise ProviderError(f"no reply within {limit:g} s") from None
+                raise ProviderError(f"unreachable ({type(e).__name__})") from None
         try:
             doc = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError):
