@@ -82,6 +82,8 @@ SETTINGS: dict[str, Setting] = {
             "Where the question log goes: sqlite:///PATH (default var/log/questions.sqlite3) or postgresql://...",
         ),
         Setting("LOG_RETENTION_DAYS", "90", "Days a logged question is kept; older rows are deleted."),
+        Setting("LOG_MAX_ROWS", "500000", "Rows the question log keeps at most; past it the oldest go."),
+        Setting("LOG_CLIENT_PER_MINUTE", "20", "Questions one client may add to the log a minute; more go unlogged."),
         Setting("ADMIN_TOKEN", "", "The owner's token for /-/misses (bearer header or login form); empty: no page."),
         Setting("OWNER_SESSION_HOURS", "12", "Hours the owner's login cookie is valid."),
         Setting("LOGIN_ATTEMPTS", "5", "Wrong owner tokens one client may send per LOGIN_WINDOW."),

@@ -47,7 +47,25 @@ def _exercise(url: str, planner: Planner) -> None:
     store.close()
     assert [r["question"] for r in rows] == ["Rust projects", "tell me about Tessera"]
     assert rows[0] == first.as_dict() | {"opened": "source"} and rows[1]["opened"] is None
-    assert log.health() == {"backend": url.split(":", maxsplit=1)[0], "written": 2, "dropped": 0}
+    assert log.health() == {"backend": url.split(":", maxsplit=1)[0], "written": 2, "dropped": 0, "unlogged": 0}
+    _bounded(url, planner)
+
+
+def _bounded(url: str, planner: Planner) -> None:
+    """Past its bound (LOG_MAX_ROWS) the log keeps the newest rows, nine tenths of the bound (issue 39, 8)."""
+    base = _entry(planner, "Rust projects")
+    log = QuestionLog(url, retention_days=90, max_rows=100)
+    for n in range(250):
+        when = (datetime.now(UTC) - timedelta(minutes=250 - n)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        log.record(replace(base, answer=f"{n:016x}", question=f"question {n}", asked_at=when))
+        if n % 50 == 49:
+            log.flush()
+    _written(log)
+    store = open_store(url)
+    kept = store.rows("2000-01-01")
+    store.close()
+    ours = [r["question"] for r in kept if r["question"].startswith("question ")]
+    assert 90 <= len(kept) <= 100 and ours[-1] == "question 249" and "question 0" not in ours
 
 
 def test_sqlite_keeps_rows_marks_openings_and_forgets_old_ones(tmp_path: Path, planner: Planner) -> None:
@@ -66,7 +84,7 @@ def test_a_down_database_drops_lines_and_counts_them(planner: Planner) -> None:
     for _ in range(3):
         log.record(_entry(planner, "Rust projects"))
     _written(log)
-    assert log.health() == {"backend": "postgresql", "written": 0, "dropped": 3}
+    assert log.health() == {"backend": "postgresql", "written": 0, "dropped": 3, "unlogged": 0}
 
 
 @pytest.fixture

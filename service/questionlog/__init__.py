@@ -115,10 +115,12 @@ class QuestionLog:
     thread of its own wakes every GATHER seconds to write what gathered in one transaction. A busy server thus
     pays a few microseconds a request, not a transaction, and the thread does not wake at every answer."""
 
-    def __init__(self, url: str | None = None, retention_days: int | None = None) -> None:
+    def __init__(self, url: str | None = None, retention_days: int | None = None, max_rows: int | None = None) -> None:
         self.url = url or database_url()
         self.retention = int(setting("LOG_RETENTION_DAYS")) if retention_days is None else retention_days
-        self.written = self.dropped = 0
+        self.max_rows = int(setting("LOG_MAX_ROWS")) if max_rows is None else max_rows
+        self.written = self.dropped = self.unlogged = 0
+        self._rows_held: int | None = None  # rows in the table, as counted at the last trim (and written since)
         self._rows: deque[tuple[Any, ...]] = deque()
         self._opened: deque[tuple[str, str]] = deque()
         self._wake = threading.Event()  # set by flush and close: write now
@@ -191,6 +193,7 @@ class QuestionLog:
         try:
             store.insert(rows)
             self.written += len(rows)
+            self._bound(store, len(rows))
             self._mark(store)
         except Exception as e:
             self.dropped += len(rows)
@@ -198,6 +201,17 @@ class QuestionLog:
             with contextlib.suppress(Exception):
                 store.close()
             self._store = None
+
+    def _bound(self, store: Store, added: int) -> None:
+        """Past LOG_MAX_ROWS rows the oldest go, down to nine tenths of it: the log's size has a bound whatever
+        the traffic (several workers sharing the table each count it again when they trim)."""
+        if self._rows_held is None:
+            self._rows_held = store.count()
+        else:
+            self._rows_held += added
+        if self._rows_held > self.max_rows:
+            store.trim(self.max_rows * 9 // 10)
+            self._rows_held = store.count()
 
     def _mark(self, store: Store) -> None:
         """Mark the answers whose source or follow-up was opened. An opening can arrive before its answer's row
@@ -223,7 +237,7 @@ class QuestionLog:
                 self._store.close()
 
     def health(self) -> dict[str, Any]:
-        return {"backend": self.backend, "written": self.written, "dropped": self.dropped}
+        return {"backend": self.backend, "written": self.written, "dropped": self.dropped, "unlogged": self.unlogged}
 
 
 ON, OFF = ("on", "true", "1", "yes"), ("off", "false", "0", "no")
@@ -234,6 +248,12 @@ def check_settings() -> None:
     silently logging nothing."""
     if setting("QUESTION_LOG").lower() not in ON + OFF:
         raise FolioError(f"QUESTION_LOG is on or off, not {setting('QUESTION_LOG')!r}")
+    most = setting("LOG_MAX_ROWS")
+    if not most.isdigit() or int(most) < 100:
+        raise FolioError(f"LOG_MAX_ROWS is a whole number of rows, at least 100, not {most!r}")
+    per_client = setting("LOG_CLIENT_PER_MINUTE")
+    if not per_client.isdigit() or int(per_client) < 1:
+        raise FolioError(f"LOG_CLIENT_PER_MINUTE is a whole number, at least 1, not {per_client!r}")
     retention = setting("LOG_RETENTION_DAYS")
     if not retention.isdigit() or int(retention) < 1:
         raise FolioError(f"LOG_RETENTION_DAYS is a whole number of days, at least 1, not {retention!r}")

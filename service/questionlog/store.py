@@ -29,6 +29,8 @@ class Store(Protocol):
     def insert(self, rows: list[tuple[Any, ...]]) -> None: ...
     def opened(self, answer: str, kind: str) -> bool: ...
     def prune(self, before: datetime) -> None: ...
+    def count(self) -> int: ...
+    def trim(self, keep: int) -> None: ...
     def rows(self, since: str) -> list[dict[str, Any]]: ...
     def close(self) -> None: ...
 
@@ -60,6 +62,14 @@ class _SqlStore:
 
     def prune(self, before: datetime) -> None:
         self.db.execute(self._sql("DELETE FROM questions WHERE asked_at < ?"), (before.strftime("%Y-%m-%dT%H:%M:%SZ"),))
+
+    def count(self) -> int:
+        return int(self.db.execute("SELECT COUNT(*) FROM questions").fetchone()[0])
+
+    def trim(self, keep: int) -> None:
+        """Only the `keep` most recent rows stay (the log's bound, LOG_MAX_ROWS)."""
+        self.db.execute(self._sql("DELETE FROM questions WHERE asked_at < (SELECT asked_at FROM questions "
+                                  "ORDER BY asked_at DESC LIMIT 1 OFFSET ?)"), (max(0, keep - 1),))  # fmt: skip
 
     def rows(self, since: str) -> list[dict[str, Any]]:
         query = f"SELECT {', '.join(COLUMNS)} FROM questions WHERE asked_at >= ? ORDER BY asked_at"

@@ -3,12 +3,16 @@ a mark when a source or a follow-up of an answer is opened (its links carry `fro
 
 from __future__ import annotations
 
+import functools
+
 from starlette.background import BackgroundTask
 from starlette.requests import Request
 from starlette.responses import Response
 
+from service.config import setting
 from service.engine.model import Plan
 from service.questionlog import QuestionLog, entry_for, new_id
+from service.web.throttle import Throttle
 
 
 def question_log(request: Request) -> QuestionLog | None:
@@ -16,10 +20,22 @@ def question_log(request: Request) -> QuestionLog | None:
     return found
 
 
+@functools.cache
+def _per_client() -> Throttle:
+    return Throttle(per_client=int(setting("LOG_CLIENT_PER_MINUTE")), overall=10**9, window=60.0)
+
+
 def remember(request: Request, response: Response, plan: Plan, channel: str, answer: str | None = None) -> Response:
-    """Write the plan's row once the response is sent; `answer` is the id its page's links already carry."""
+    """Write the plan's row once the response is sent; `answer` is the id its page's links already carry. Past
+    LOG_CLIENT_PER_MINUTE questions of one client in a minute, the rest are answered but not written: one client
+    cannot fill the log (or the owner's report)."""
     qlog = question_log(request)
     if qlog is not None:
+        address = request.client.host if request.client else "unknown"
+        if _per_client().wait(address) > 0:
+            qlog.unlogged += 1
+            return response
+        _per_client().note(address)
         entry = entry_for(plan, channel, answer)
 
         async def record() -> None:  # on the event loop once the response is sent: an append, no thread hop

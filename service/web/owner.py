@@ -95,9 +95,9 @@ def is_owner(request: Request) -> bool:
     if bearer.startswith("Bearer "):
         _refuse_if_locked(request)
         if hmac.compare_digest(bearer[7:].strip(), token):
-            _throttle().succeeded(_address(request))
+            _throttle().forget(_address(request))
             return True
-        _throttle().failed(_address(request))
+        _throttle().note(_address(request))
         return False
     return _valid_cookie(request.cookies.get(COOKIE, ""), token)
 
@@ -155,9 +155,9 @@ async def login(request: Request) -> Response:
     raw = (await read_body(request, 4096)).decode("utf-8", "replace")
     given = dict(p.split("=", 1) for p in raw.split("&") if "=" in p).get("token", "")
     if not hmac.compare_digest(unquote_plus(given), token):
-        _throttle().failed(_address(request))
+        _throttle().note(_address(request))
         return page(request, "owner-login.html", {"wrong": True}, status=401, headers=PRIVATE)
-    _throttle().succeeded(_address(request))
+    _throttle().forget(_address(request))
     response = RedirectResponse("/-/misses", status_code=303, headers=PRIVATE)
     response.set_cookie(COOKIE, _cookie_value(token, int(time.time())), max_age=_session_seconds(), httponly=True,
                         samesite="strict", path="/-/", secure=request.url.scheme == "https")  # fmt: skip

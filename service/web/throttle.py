@@ -1,9 +1,11 @@
-"""Wrong guesses of a secret, counted per client and in all, in a sliding window.
+"""Events counted per client and in all, in a sliding window: wrong guesses of the owner's token, questions
+written to the log.
 
-Once a client has guessed wrong `per_client` times within `window` seconds, or all clients together `overall`
-times, every attempt is refused (the right one too) until the oldest of those guesses leaves the window: a
-brute force gets a handful of tries per window instead of hundreds a second. Clients are kept by a keyed hash of
-their address (the key is made when the process starts), only in memory, and at most `clients` of them.
+Once a client has had `per_client` events within `window` seconds, or all clients together `overall`, `wait`
+says how long until the oldest of them leaves the window: the owner's login then refuses every try (the right
+one too), so a brute force gets a handful of tries per window instead of hundreds a second; the question log
+leaves further questions of that client unwritten. Clients are kept by a keyed hash of their address (the key is
+made when the process starts), only in memory, and at most `clients` of them.
 """
 
 from __future__ import annotations
@@ -49,7 +51,8 @@ class Throttle:
                     waits.append(mine[len(mine) - self.per_client] + self.window - now)
             return max(waits)
 
-    def failed(self, address: str) -> None:
+    def note(self, address: str) -> None:
+        """One event of this client (a wrong guess, a question written)."""
         now = self._clock()
         key = self._client(address)
         with self._lock:
@@ -62,6 +65,7 @@ class Throttle:
             while len(self._by_client) > self.clients:
                 self._by_client.popitem(last=False)
 
-    def succeeded(self, address: str) -> None:
+    def forget(self, address: str) -> None:
+        """This client's events are forgotten (the right token was given)."""
         with self._lock:
             self._by_client.pop(self._client(address), None)

@@ -160,7 +160,8 @@ def test_the_misses_command_reads_the_servers_log(logged: tuple[str, Path], demo
 
 
 def test_several_workers_write_one_log(demo_kb_path: Path, tmp_path: Path) -> None:
-    with serving(demo_kb_path, tmp_path, workers=2) as base, httpx.Client(base_url=base, timeout=60) as http:
+    with serving(demo_kb_path, tmp_path, workers=2, LOG_CLIENT_PER_MINUTE="1000") as base, \
+            httpx.Client(base_url=base, timeout=60) as http:
         asks = ["Rust projects", "tell me about Tessera", "what did she build in 2024?", "Scala projects"] * 30
         with ThreadPoolExecutor(8) as pool:
             codes = list(pool.map(lambda q: http.get("/api/ask", params={"q": q}).status_code, asks))
@@ -229,3 +230,19 @@ def test_a_wrong_log_setting_stops_the_server_with_a_reason(demo_kb_path: Path, 
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
                           env={"PATH": "/usr/bin:/bin", name: value})  # fmt: skip
     assert done.returncode == 1 and said in done.stderr
+
+
+def test_one_client_cannot_fill_the_log(demo_kb_path: Path, tmp_path: Path) -> None:
+    """Issue 39, point 8: past LOG_CLIENT_PER_MINUTE a client's questions are answered but not written."""
+    with serving(demo_kb_path, tmp_path, LOG_CLIENT_PER_MINUTE="3") as base:
+        with httpx.Client(base_url=base, timeout=60) as http:
+            assert [http.get("/api/ask", params={"q": f"Rust projects {n}"}).status_code for n in range(6)] == [200] * 6
+        other = httpx.Client(base_url=base, timeout=60, transport=httpx.HTTPTransport(local_address="127.0.0.2"))
+        with other:
+            assert other.get("/api/ask", params={"q": "tell me about Tessera"}).status_code == 200
+        rows = wait_rows(tmp_path / "questions.sqlite3", 4)
+        time.sleep(1.5)  # nothing more arrives
+        rows = wait_rows(tmp_path / "questions.sqlite3", 4)
+        assert sorted(r["question"] for r in rows) == ["Rust projects 0", "Rust projects 1", "Rust projects 2",
+                                                       "tell me about Tessera"]  # fmt: skip
+        assert httpx.get(base + "/healthz").json()["question_log"]["unlogged"] == 3

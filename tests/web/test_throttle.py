@@ -27,7 +27,7 @@ def test_a_client_is_locked_out_after_its_wrong_guesses_until_the_window_passes(
     throttle = Throttle(per_client=3, overall=100, window=60, clock=clock)
     for _ in range(3):
         assert throttle.wait("10.0.0.1") == 0
-        throttle.failed("10.0.0.1")
+        throttle.note("10.0.0.1")
         clock.now += 1
     assert 55 < throttle.wait("10.0.0.1") <= 58  # until the first of the three is a minute old
     assert throttle.wait("10.0.0.2") == 0  # another client is not held
@@ -39,19 +39,19 @@ def test_guesses_from_many_clients_lock_everyone_out() -> None:
     clock = Clock()
     throttle = Throttle(per_client=5, overall=10, window=60, clock=clock)
     for n in range(10):
-        throttle.failed(f"10.0.1.{n}")
+        throttle.note(f"10.0.1.{n}")
     assert throttle.wait("10.0.9.9") > 0
 
 
 def test_a_right_guess_clears_the_clients_count_and_memory_is_bounded() -> None:
     throttle = Throttle(per_client=3, overall=1000, window=60, clients=50)
-    throttle.failed("10.0.0.1")
-    throttle.failed("10.0.0.1")
-    throttle.succeeded("10.0.0.1")
-    throttle.failed("10.0.0.1")
+    throttle.note("10.0.0.1")
+    throttle.note("10.0.0.1")
+    throttle.forget("10.0.0.1")
+    throttle.note("10.0.0.1")
     assert throttle.wait("10.0.0.1") == 0
     for n in range(500):
-        throttle.failed(f"10.1.{n // 250}.{n % 250}")
+        throttle.note(f"10.1.{n // 250}.{n % 250}")
     assert len(throttle._by_client) == 50
 
 
