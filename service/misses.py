@@ -178,16 +178,26 @@ class Analyst:
                 "why": f"no article and no name uses {w!r}"}  # fmt: skip
 
 
-def report(planner: Planner, rows: list[dict[str, Any]], today: date, top: int = 10) -> dict[str, Any]:
+MOST_PLANNED = 300  # distinct questions planned again for a report, the most asked first (about 1 s)
+MOST_GROUPS = 200  # groups of missed questions a report lists, the most missed first
+
+
+def report(planner: Planner, rows: list[dict[str, Any]], today: date, top: int = 10,
+           most_planned: int = MOST_PLANNED) -> dict[str, Any]:  # fmt: skip
+    """The misses of the logged rows, grouped by the question as the engine read it. Only the `most_planned`
+    most often asked questions are planned again (read, and the changes that would help them suggested); the
+    rest are grouped by their own words: the report's cost has a bound whatever the log holds."""
     analyst = Analyst(planner, today)
     again = _rephrased(rows, planner.engine.search_stopwords or planner.engine.stopwords)
     groups: dict[str, Group] = {}
     asked: Counter[str] = Counter()
     answered: dict[str, tuple[str, str]] = {}
     by_design = 0
+    often = Counter((r["question"], r["previous"]) for r in rows)
+    planned = {key for key, _ in often.most_common(most_planned)}
     for r in rows:
-        plan = analyst.plan(r["question"], r["previous"])
-        key = " ".join(words(plan.normalized))
+        plan = analyst.plan(r["question"], r["previous"]) if (r["question"], r["previous"]) in planned else None
+        key = " ".join(words(plan.normalized if plan is not None else r["question"]))
         asked[key] += 1
         answered[key] = (r["route"], r["level"])
         if r["route"] in BY_DESIGN:
@@ -204,14 +214,17 @@ def report(planner: Planner, rows: list[dict[str, Any]], today: date, top: int =
         g.routes[r["route"]] += 1
         if r["question"] not in g.examples:
             g.examples.append(r["question"])
-        if not g.saw and not g.suggest:
+        if not g.saw and not g.suggest and plan is not None:
             g.saw, g.suggest = analyst.look(plan, again.get(r["answer"]))
     ordered = sorted(groups.values(), key=lambda g: (-g.count, g.key))
     return {
         "questions": len(rows),
+        "distinct": len(often),
+        "planned": len(planned),
         "missed": sum(g.count for g in ordered),
         "declined_by_design": by_design,
-        "groups": [g.to_json() for g in ordered],
+        "groups": [g.to_json() for g in ordered[:MOST_GROUPS]],
+        "more_groups": max(0, len(ordered) - MOST_GROUPS),
         "most_asked": [
             {"question": k, "count": n, "route": answered[k][0], "level": answered[k][1]}
             for k, n in asked.most_common(top)

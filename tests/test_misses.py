@@ -109,3 +109,16 @@ def test_the_text_report_says_what_was_seen_and_suggested(reported: Reported) ->
     assert "saw: words the site never uses: gizmo" in out
     assert f": {case['means']}" in out and "accept or ignore" in out
     assert "Most asked:" in out
+
+
+def test_a_flooded_log_plans_only_the_most_asked_questions(planner: Planner) -> None:
+    """Issue 39, point 4: 5,000 distinct declined questions are all counted, but only the 300 most asked are
+    planned again (read, with changes suggested): the report's cost has a bound whatever the log holds."""
+    often = asked(planner, [("how many gizmos did she wrangle", None)] * 3, TODAY)
+    rows = often + [{**often[0], "answer": f"{n:016x}", "question": f"zorblatt number {n} please"}
+                    for n in range(5000)]  # fmt: skip
+    doc = report(planner, rows, TODAY)
+    assert doc["questions"] == 5003 and doc["distinct"] == 5001 and doc["planned"] == 300
+    assert doc["missed"] == 5003
+    gizmos = next(g for g in doc["groups"] if "gizmos" in g["question"])
+    assert gizmos["count"] == 3 and gizmos["suggest"]  # the most asked one is read and helped

@@ -20,6 +20,7 @@ from datetime import date, timedelta
 from typing import Any
 from urllib.parse import unquote_plus
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
@@ -123,6 +124,15 @@ def _chart(days: list[dict[str, Any]], since: date, today: date) -> dict[str, An
     return {"bars": bars, "top": top, "first": span[0].isoformat(), "last": span[-1].isoformat(), "days": len(span)}
 
 
+def _report(planner: Any, since: str, today: date) -> dict[str, Any]:
+    store = open_store(database_url())
+    try:
+        rows = store.rows(since)
+    finally:
+        store.close()
+    return report(planner, rows, today)
+
+
 async def misses_page(request: Request) -> Response:
     if not is_owner(request):
         raise ApiError(404, f"Nothing here: {request.url.path}")
@@ -132,12 +142,7 @@ async def misses_page(request: Request) -> Response:
         date.fromisoformat(since)
     except ValueError:
         raise ApiError(400, "since is a date, YYYY-MM-DD") from None
-    store = open_store(database_url())
-    try:
-        rows = store.rows(since)
-    finally:
-        store.close()
-    doc = report(request.app.state.planner, rows, today)
+    doc = await run_in_threadpool(_report, request.app.state.planner, since, today)  # off the event loop
     chart = _chart(doc["per_day"], date.fromisoformat(since), today)
     return page(request, "owner-misses.html", {"doc": doc, "since": since, "chart": chart,
                                                "default": (today - timedelta(days=30)).isoformat()},
