@@ -335,6 +335,7 @@ class Pool:
         self._changed: asyncio.Condition | None = None
         self._running: Counter[str] = Counter()  # queries each client runs in this process
         self._waiting = 0
+        self._starting = 0  # workers being started (in a thread): they count toward `size` already
         for _ in range(max(1, limits.size)):
             self._idle.append(self._spawn())
         self.walls: list[str] = list(self._all[0].walls) if self._all else []
@@ -344,6 +345,25 @@ class Pool:
         with self._lock:
             self._all.append(worker)
         return worker
+
+    def _claim(self) -> bool:
+        """A place for one more worker, held while it starts; False when the pool is full (or filling)."""
+        with self._lock:
+            if len(self._all) + self._starting >= max(1, self.limits.size):
+                return False
+            self._starting += 1
+            return True
+
+    async def _start(self) -> _Worker | None:
+        """A new worker in a claimed place, or None when none can be started now (the next query retries)."""
+        try:
+            return await asyncio.to_thread(self._spawn)
+        except (OSError, RuntimeError) as e:
+            log.warning("a SPARQL worker could not be started: %s", e)
+            return None
+        finally:
+            with self._lock:
+                self._starting -= 1
 
     def _condition(self) -> asyncio.Condition:
         if self._changed is None:
@@ -359,7 +379,7 @@ class Pool:
         deadline = loop.time() + self.limits.queue_wait
         changed = self._condition()
         async with changed:
-            if not self._idle and len(self._all) < max(1, self.limits.size):
+            if not self._idle and self._claim():
                 await self._refill()
             while not self._may_take(client):
                 remaining = deadline - loop.time()
@@ -377,10 +397,9 @@ class Pool:
 
     async def _refill(self) -> None:
         """A worker that could not be replaced earlier (no memory for a process, say): try again."""
-        try:
-            self._idle.append(await asyncio.to_thread(self._spawn))
-        except (OSError, RuntimeError) as e:
-            log.warning("a SPARQL worker could not be started: %s", e)
+        worker = await self._start()
+        if worker is not None:
+            self._idle.append(worker)
 
     async def _release(self, client: str, worker: _Worker | None) -> None:
         changed = self._condition()
@@ -393,16 +412,13 @@ class Pool:
             changed.notify_all()
 
     async def _replace(self, worker: _Worker) -> _Worker | None:
-        """A new worker in place of this one, or None when none can be started now (the next query retries)."""
+        """A new worker in place of this one, or None when none can be started now, or the pool is full again
+        (another query refilled it meanwhile): the pool never holds more than `size` workers."""
         worker.kill()
         with self._lock:
             if worker in self._all:
                 self._all.remove(worker)
-        try:
-            return await asyncio.to_thread(self._spawn)
-        except (OSError, RuntimeError) as e:
-            log.warning("a SPARQL worker could not be started: %s", e)
-            return None
+        return await self._start() if self._claim() else None
 
     async def run(self, req: Request, client: str = "") -> Outcome:
         worker: _Worker | None = await self._acquire(client)
