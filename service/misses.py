@@ -189,12 +189,12 @@ def report(planner: Planner, rows: list[dict[str, Any]], today: date, top: int =
     rest are grouped by their own words: the report's cost has a bound whatever the log holds."""
     analyst = Analyst(planner, today)
     again = _rephrased(rows, planner.engine.search_stopwords or planner.engine.stopwords)
-    groups: dict[str, Group] = {}
     asked: Counter[str] = Counter()
     answered: dict[str, tuple[str, str]] = {}
     by_design = 0
     often = Counter((r["question"], r["previous"]) for r in rows)
     planned = {key for key, _ in often.most_common(most_planned)}
+    missed: dict[str, list[tuple[dict[str, Any], Plan | None, str]]] = defaultdict(list)
     for r in rows:
         plan = analyst.plan(r["question"], r["previous"]) if (r["question"], r["previous"]) in planned else None
         key = " ".join(words(plan.normalized if plan is not None else r["question"]))
@@ -205,26 +205,30 @@ def report(planner: Planner, rows: list[dict[str, Any]], today: date, top: int =
             continue
         outcome = ("declined" if r["level"] == "none" else "weak" if r["level"] == "weak"
                    else "rephrased" if r["answer"] in again else "")  # fmt: skip
-        if not outcome:
-            continue
-        g = groups.setdefault(key, Group(key))
-        g.count += 1
-        g.last = max(g.last, r["asked_at"])
-        g.outcomes[outcome] += 1
-        g.routes[r["route"]] += 1
-        if r["question"] not in g.examples:
-            g.examples.append(r["question"])
-        if not g.saw and not g.suggest and plan is not None:
-            g.saw, g.suggest = analyst.look(plan, again.get(r["answer"]))
+        if outcome:
+            missed[key].append((r, plan, outcome))
+    shown = sorted(missed, key=lambda k: (-len(missed[k]), k))[:MOST_GROUPS]  # only these are made into groups
+    groups: dict[str, Group] = {}
+    for key in shown:
+        g = groups[key] = Group(key)
+        for r, plan, outcome in missed[key]:
+            g.count += 1
+            g.last = max(g.last, r["asked_at"])
+            g.outcomes[outcome] += 1
+            g.routes[r["route"]] += 1
+            if r["question"] not in g.examples:
+                g.examples.append(r["question"])
+            if not g.saw and not g.suggest and plan is not None:
+                g.saw, g.suggest = analyst.look(plan, again.get(r["answer"]))
     ordered = sorted(groups.values(), key=lambda g: (-g.count, g.key))
     return {
         "questions": len(rows),
         "distinct": len(often),
         "planned": len(planned),
-        "missed": sum(g.count for g in ordered),
+        "missed": sum(len(m) for m in missed.values()),
         "declined_by_design": by_design,
-        "groups": [g.to_json() for g in ordered[:MOST_GROUPS]],
-        "more_groups": max(0, len(ordered) - MOST_GROUPS),
+        "groups": [g.to_json() for g in ordered],
+        "more_groups": len(missed) - len(shown),
         "most_asked": [
             {"question": k, "count": n, "route": answered[k][0], "level": answered[k][1]}
             for k, n in asked.most_common(top)
