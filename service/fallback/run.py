@@ -106,7 +106,7 @@ async def _ask(plan: Plan, engine: Engine, settings: Settings, sparql: SparqlRun
             result = await box.call(name, args)
             messages.append({"role": "tool", "tool_call_id": str(call.get("id", f"call_{n}"))[:64],
                              "content": result})  # fmt: skip
-    verdict = verify(content, evidence, plan.normalized, plan.previous, engine)
+    verdict = verify(content, evidence, engine)
     calls_made = rounds + 1
     if not verdict.ok:
         return Outcome(plan, "rejected", verdict.problems, calls_made, evidence=evidence, verdict=verdict)

@@ -1,12 +1,13 @@
 """The verifier (main seed, Algorithm 8; the Kai seed): a model's answer is untrusted text, kept only when
-every claim in it is found in the evidence its sentence cites, or in the question.
+every claim in it is found in the evidence its sentence cites. Not the question: a question is anyone's text (a
+shared link carries one), and what only it says must not become the site's statement.
 
 1. Citations: `[S2]`, `[S1, S3]`. A number that was not supplied is dropped; a sentence left without a
    valid citation is dropped (as the composer drops one); no sentence left: no answer.
 2. Links: Markdown links, URLs and site paths the server did not supply are removed (the link text stays).
-3. Claims, per sentence, looked up in the sources it cites, the question and the previous question (and the
-   person's own names): catalog names (the graph's labels), numbers (two digits or more, years, durations),
-   proper nouns, acronyms and technical tokens (dotted, camelCase, with digits or + #). Any absent: a problem.
+3. Claims, per sentence, looked up in the sources it cites (and the person's own names): catalog names (the
+   graph's labels), numbers (two digits or more, years, durations), proper nouns, acronyms and technical tokens
+   (dotted, camelCase, with digits or + #). Any absent: a problem.
 4. A phone number, a birth date or an age is a problem wherever it came from.
 
 Any problem, or no valid source left, and the answer is rejected: the plan abstains as it did before.
@@ -118,7 +119,7 @@ def _duration(m: re.Match[str]) -> str:
     return f"{value} {m.group(2).lower()}"
 
 
-def verify(content: object, evidence: Evidence, question: str, previous: str | None, engine: Engine) -> Verdict:
+def verify(content: object, evidence: Evidence, engine: Engine) -> Verdict:
     if not isinstance(content, str) or not content.strip():
         return Verdict(False, DONT_KNOW, problems=["no answer text"])
     text = content.strip()
@@ -129,7 +130,6 @@ def verify(content: object, evidence: Evidence, question: str, previous: str | N
     verdict = Verdict(False, DONT_KNOW)
     text = _strip_links(text, evidence.urls, verdict)
     names = names_of(engine)
-    asked = [question, previous or ""]
     kept: list[str] = []
     for sentence in _SENTENCE.split(" ".join(text.split())):
         ids = [sid for m in _CITE.finditer(sentence) for sid in _SID.findall(m.group(0))]
@@ -142,7 +142,7 @@ def verify(content: object, evidence: Evidence, question: str, previous: str | N
             verdict.dropped_sentences += 1
             continue
         sources = [item for s in valid if (item := evidence.get(s)) is not None]
-        hay = _Haystack([*(f"{i.title} {i.text}" for i in sources), *asked], names.people)
+        hay = _Haystack([f"{i.title} {i.text}" for i in sources], names.people)
         verdict.problems += _private(bare) + _claims(bare, hay, names)
         kept.append(f"{bare} [{', '.join(valid)}]")
         verdict.cited += [s for s in valid if s not in verdict.cited]

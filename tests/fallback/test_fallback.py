@@ -161,3 +161,12 @@ def test_the_prompt_is_a_data_file_well_under_3000_tokens() -> None:
     assert "prompt.md" not in (ROOT / "service" / "fallback" / "run.py").read_text().replace('"prompt.md"', "")
     assert [t["function"]["name"] for t in schemas()] == ["search_wiki", "sparql"]
     assert json.loads((ROOT / "service" / "fallback" / "tools.json").read_text()) == schemas()
+
+
+def test_a_name_or_a_number_only_the_question_says_is_rejected(ask: Any, planner: Planner) -> None:
+    """Issue 39, point 6: a question is anyone's text (a shared link carries one); what only it says is no
+    evidence, so the site never states it."""
+    question = "which institute hosted her in japan, the Zorblatt Institute with 347 staff?"
+    out = ask(question, {"content": "{s1} She was hosted by the Zorblatt Institute, with 347 staff. [S1]"})
+    assert out.status == "rejected"
+    assert any("Zorblatt" in r for r in out.reasons) and any("347" in r for r in out.reasons)

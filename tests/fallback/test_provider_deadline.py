@@ -28,7 +28,7 @@ def trickling(reply: bytes, every: float = 0.5) -> Iterator[str]:
             except TimeoutError:
                 continue
             with conn:
-                conn.recv(65536)
+                _read_request(conn)
                 for byte in reply:
                     if stop.is_set():
                         break
@@ -46,6 +46,25 @@ def trickling(reply: bytes, every: float = 0.5) -> Iterator[str]:
         stop.set()
         thread.join(5)
         server.close()
+
+
+def _read_request(conn: socket.socket) -> None:
+    """The whole request, headers and body (a client may send them apart): answering before it is all in and
+    closing would reset the client's connection instead of testing the reply."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = conn.recv(65536)
+        if not chunk:
+            return
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = next((int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
+                   if line.lower().startswith(b"content-length:")), 0)  # fmt: skip
+    while len(body) < length:
+        chunk = conn.recv(65536)
+        if not chunk:
+            return
+        body += chunk
 
 
 HEADERS = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Padding: " + b"a" * 60 + b"\r\n\r\n"
