@@ -130,6 +130,10 @@ class Bm25:
             made = self._term_scores[term] = {doc: idf * tf * (k1 + 1) / (tf + norms[doc]) for doc, tf in docs.items()}
         return made
 
+    def weight(self, term: str) -> float:
+        """A query word's weight in coverage: its IDF, and the most for a word found in no passage."""
+        return self.idf(term) if self.df(term) else self.max_idf
+
     def coverage(self, query: Sequence[str], found: set[str], synonyms: Mapping[str, set[str]]) -> float:
         """IDF-weighted share of the query words (or a synonym of each) in `found`; unknown words weigh most."""
         return self.coverage_of(query, synonyms)(found)
@@ -138,7 +142,7 @@ class Bm25:
         self, query: Sequence[str], synonyms: Mapping[str, set[str]]
     ) -> Callable[[AbstractSet[str]], float]:
         """`coverage` for one query over many `found` sets: the weights are looked up once."""
-        weighed = [(t, self.idf(t) if self.df(t) else self.max_idf, synonyms.get(t, set())) for t in query]
+        weighed = [(t, self.weight(t), synonyms.get(t, set())) for t in query]
 
         def share(found: AbstractSet[str]) -> float:
             total = covered = 0.0
@@ -213,7 +217,7 @@ class PassageIndex(Bm25):
         for term in query:
             also = (self.term_articles.get(s, ()) for s in synonyms.get(term, ()))
             held = self.term_articles.get(term, set()).union(*also)
-            weighed.append((self.idf(term) if self.df(term) else self.max_idf, held))
+            weighed.append((self.weight(term), held))
         total = 0.0
         for weight, _ in weighed:
             total += weight

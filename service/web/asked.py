@@ -12,7 +12,7 @@ from starlette.responses import Response
 from service.config import setting
 from service.engine.model import Plan
 from service.questionlog import QuestionLog, entry_for, new_id
-from service.web.throttle import Throttle
+from service.web.throttle import Throttle, address
 
 
 def question_log(request: Request) -> QuestionLog | None:
@@ -31,11 +31,11 @@ def remember(request: Request, response: Response, plan: Plan, channel: str, ans
     cannot fill the log (or the owner's report)."""
     qlog = question_log(request)
     if qlog is not None:
-        address = request.client.host if request.client else "unknown"
-        if _per_client().wait(address) > 0:
+        client = address(request)
+        if _per_client().wait(client) > 0:
             qlog.unlogged += 1
             return response
-        _per_client().note(address)
+        _per_client().note(client)
         entry = entry_for(plan, channel, answer)
 
         async def record() -> None:  # on the event loop once the response is sent: an append, no thread hop

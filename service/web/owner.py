@@ -32,7 +32,7 @@ from service.questionlog.store import open_store
 from service.web.errors import ApiError
 from service.web.inputs import read_body
 from service.web.templating import page
-from service.web.throttle import Throttle
+from service.web.throttle import Throttle, address
 
 COOKIE = "folio_owner"
 KINDS = ("right", "weak", "declined")
@@ -76,12 +76,8 @@ def _throttle() -> Throttle:
                     window=float(setting("LOGIN_WINDOW")))  # fmt: skip
 
 
-def _address(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
-
-
 def _refuse_if_locked(request: Request) -> None:
-    wait = _throttle().wait(_address(request))
+    wait = _throttle().wait(address(request))
     if wait > 0:
         minutes = max(1, round(wait / 60))
         raise ApiError(429, f"Too many wrong tokens: try again in about {minutes} minute{'s' if minutes > 1 else ''}.",
@@ -96,9 +92,9 @@ def is_owner(request: Request) -> bool:
     if bearer.startswith("Bearer "):
         _refuse_if_locked(request)
         if hmac.compare_digest(bearer[7:].strip(), token):
-            _throttle().forget(_address(request))
+            _throttle().forget(address(request))
             return True
-        _throttle().note(_address(request))
+        _throttle().note(address(request))
         return False
     return _valid_cookie(request.cookies.get(COOKIE, ""), token)
 
@@ -160,9 +156,9 @@ async def login(request: Request) -> Response:
     raw = (await read_body(request, 4096)).decode("utf-8", "replace")
     given = dict(p.split("=", 1) for p in raw.split("&") if "=" in p).get("token", "")
     if not hmac.compare_digest(unquote_plus(given), token):
-        _throttle().note(_address(request))
+        _throttle().note(address(request))
         return page(request, "owner-login.html", {"wrong": True}, status=401, headers=PRIVATE)
-    _throttle().forget(_address(request))
+    _throttle().forget(address(request))
     response = RedirectResponse("/-/misses", status_code=303, headers=PRIVATE)
     response.set_cookie(COOKIE, _cookie_value(token, int(time.time())), max_age=_session_seconds(), httponly=True,
                         samesite="strict", path="/-/", secure=request.url.scheme == "https")  # fmt: skip

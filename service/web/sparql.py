@@ -25,6 +25,7 @@ from service.vocab import GRAPH_DATA, GRAPH_INFERRED, GRAPH_ONTOLOGY, PREFIXES
 from service.web.errors import ApiError, error_body
 from service.web.inputs import read_body
 from service.web.limits import ClientSlots
+from service.web.throttle import address
 from service.web.wellknown import RDF_TYPE, VOID, VOID_PATH, VOID_PREFIXES, XSD, dataset_iri, dataset_triples
 
 # ?format= (download links, which cannot set an Accept header) and ?output=, and the names SPARQLWrapper and
@@ -148,7 +149,7 @@ async def run_query(
         except ValueError:
             raise ApiError(400, f"{g!r} is not an IRI (default-graph-uri, named-graph-uri).") from None
     state = request.app.state
-    client = request.client.host if request.client else "unknown"
+    client = address(request)
     limits: ClientSlots = state.sparql_clients
     with limits.hold(client) as admitted:
         if not admitted:

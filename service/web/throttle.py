@@ -18,6 +18,13 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 
+from starlette.requests import Request
+
+
+def address(request: Request) -> str:
+    """The client's address as the server sees it (a proxy in front decides what that is)."""
+    return request.client.host if request.client else "unknown"
+
 
 class Throttle:
     def __init__(self, *, per_client: int, overall: int, window: float, clients: int = 10_000,
