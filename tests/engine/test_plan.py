@@ -359,3 +359,10 @@ def test_two_kinds_with_no_work_in_common_are_counted_each(planner: Planner) -> 
     assert plan.answer is not None
     assert "None of her hardware projects is among her games." in plan.answer.text
     assert "13 hardware projects and 17 games" in plan.answer.text
+
+
+def test_a_talk_counts_for_an_organisation_by_the_day_it_was_given(planner: Planner) -> None:
+    """A talk has no monthly activity: it counts for "at Quillon" by its own date, as for a period."""
+    plan = planner.plan("elasticsearch work at quillon", today=TODAY)
+    assert plan.route == "works_filtered" and plan.answer is not None
+    assert "Search cluster migration talk" in plan.answer.text and "while at Quillon" in plan.answer.text
