@@ -3,7 +3,8 @@
 1. SERVICE in every spelling and thousands of mutations, through /sparql and /console, while a loopback
    listener counts fetches (must be 0);
 2. N generated malformed requests on every endpoint (no response may be 5xx);
-3. 20 queries of death from one address while another address asks `ASK {}` (must be answered within 1 s);
+3. 20 queries of death running at all times, from one address and then from 20, while another address asks
+   `ASK {}` 24 times (every one answered, 95 % within 1 s);
 4. queries that eat memory or write huge results, with the peak memory of every SPARQL worker afterwards.
 Each prints one line of figures; the command fails when a figure is not what the README promises.
 """
@@ -45,6 +46,45 @@ class _Counter(http.server.BaseHTTPRequestHandler):
         pass
 
 
+def _client(base: str, address: str) -> httpx.Client:
+    """A client whose requests come from `address` (any of 127.0.0.0/8 is this machine's loopback)."""
+    return httpx.Client(base_url=base, timeout=120, transport=httpx.HTTPTransport(local_address=address))
+
+
+def _flood(base: str, senders: int, out: Callable[[str], None]) -> bool:
+    """20 queries of death running at all times from `senders` addresses (each sends its next as soon as one is
+    answered) while another address asks `ASK {}` 24 times, one every 0.3 s from a second after the flood began:
+    every ASK must be answered, 95 % of them within 1 s."""
+    stop = threading.Event()
+    death_codes: Counter[int] = Counter()
+
+    def flood(address: str) -> None:
+        with _client(base, address) as client:
+            while not stop.is_set():
+                death_codes[client.get("/sparql", params={"query": DEATH}).status_code] += 1
+
+    with concurrent.futures.ThreadPoolExecutor(20) as pool:
+        for n in range(20):
+            pool.submit(flood, f"127.0.1.{n % senders + 1}")
+        time.sleep(1)
+        waits, codes = [], Counter[int]()
+        with _client(base, "127.0.0.2") as other:
+            for _ in range(24):
+                started = time.perf_counter()
+                code = other.get("/sparql", params={"query": "ASK {}"}).status_code
+                codes[code] += 1
+                waits.append(time.perf_counter() - started if code == 200 else 999.0)
+                time.sleep(0.3)
+        stop.set()
+    waits.sort()
+    p50, p95 = waits[len(waits) // 2], waits[int(len(waits) * 0.95) - 1]
+    shown = ["unanswered" if w == 999.0 else f"{w:.2f} s" for w in (p50, p95, waits[-1])]
+    out(f"3. 20 queries of death at all times from {senders} address{'es' if senders > 1 else ''} (answers "
+        f"{dict(sorted(death_codes.items()))}); another address's 24 ASK: answers {dict(codes)}, "
+        f"p50 {shown[0]}, p95 {shown[1]}, slowest {shown[2]}")  # fmt: skip
+    return p95 < 1.0 and codes[200] == len(waits)
+
+
 def _peak_mb(server: subprocess.Popen[bytes]) -> list[float]:
     """The peak resident memory (VmHWM) of every process under the server: its web and SPARQL workers."""
     out = subprocess.run(["ps", "-e", "-o", "pid=,ppid="], capture_output=True, text=True, check=True).stdout
@@ -69,7 +109,7 @@ def _peak_mb(server: subprocess.Popen[bytes]) -> list[float]:
 
 def bench_attack(kb: Path, requests: int = 10_000, out: Callable[[str], None] = print) -> bool:
     memory_mb = int(os.environ.get("SPARQL_MEMORY_MB", "1024"))
-    with app_server(kb, 2, SPARQL_TIMEOUT=os.environ.get("SPARQL_TIMEOUT", "5")) as (base, server):
+    with app_server(kb, 2) as (base, server):  # a deployment's settings (the environment may change them)
         return _attack(base, server, memory_mb, requests, out)
 
 
@@ -104,22 +144,8 @@ def _attack(base: str, server: subprocess.Popen[bytes], memory_mb: int, requests
             out(f"2. malformed requests: {requests}, responses by class {dict(sorted(statuses.items()))}, "
                 f"{server_errors} of them 5xx")  # fmt: skip
             ok &= server_errors == 0
-        with concurrent.futures.ThreadPoolExecutor(21) as pool:
-            deaths = [pool.submit(httpx.get, base + "/sparql", params={"query": DEATH}, timeout=120)
-                      for _ in range(20)]  # fmt: skip
-            time.sleep(1)
-            other = httpx.Client(base_url=base, transport=httpx.HTTPTransport(local_address="127.0.0.2"))
-            waits = []
-            for _ in range(10):
-                started = time.perf_counter()
-                answered = other.get("/sparql", params={"query": "ASK {}"}).status_code == 200
-                waits.append(time.perf_counter() - started if answered else 999.0)
-                time.sleep(0.3)
-            other.close()
-            death_codes = Counter(f.result().status_code for f in deaths)
-        out(f"3. 20 queries of death from one address ({dict(death_codes)}); another address's ASK: slowest "
-            f"{max(waits):.2f} s of 10")  # fmt: skip
-        ok &= max(waits) < 1.0
+        for senders in (1, 20):
+            ok &= _flood(base, senders, out)
         with httpx.Client(base_url=base, timeout=120) as client:
             heavy = Counter(client.get("/sparql", params={"query": q}).status_code for q in HEAVY)
         peaks = _peak_mb(server)

@@ -55,11 +55,33 @@ SETTINGS: dict[str, Setting] = {
             "4",
             "Queries one client may have running or waiting at once, across every web worker; more get 429.",
         ),
-        Setting("SPARQL_MEMORY_MB", "1024", "Memory (address space) a query may use in a SPARQL worker, on top of "
-                "the store it opened; past it the query stops."),
+        Setting(
+            "SPARQL_MEMORY_MB",
+            "1024",
+            "Memory (address space) a query may use in a SPARQL worker, on top of "
+            "the store it opened; past it the query stops.",
+        ),
         Setting("SPARQL_MAX_RESPONSE", "16777216", "Bytes a /sparql result may have; a longer one is cut and says so."),
         Setting("SPARQL_QUEUE", "16", "Queries that may wait for a SPARQL worker in each web worker; more get 503."),
         Setting("SPARQL_QUEUE_WAIT", "5", "Seconds a query may wait for a SPARQL worker; then 503 with Retry-After."),
+        Setting(
+            "SPARQL_FAIR_SHARE",
+            "0.5",
+            "Seconds a /sparql query runs before, when every worker is busy, a waiting "
+            "query of a client that used less query time may stop it (503 with Retry-After); 0: never.",
+        ),
+        Setting(
+            "SPARQL_CLIENT_BUDGET",
+            "60",
+            "Seconds of query time a client may have used lately (decaying over "
+            "SPARQL_BUDGET_WINDOW) in each web worker; past it, 429 with Retry-After. 0: no budget.",
+        ),
+        Setting(
+            "SPARQL_BUDGET_WINDOW",
+            "60",
+            "Seconds over which a client's use of query time decays (the time "
+            "constant: a query weighs a third of its time after one window).",
+        ),
         Setting(
             "SPARQL_SANDBOX",
             "on",

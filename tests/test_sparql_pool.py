@@ -6,10 +6,14 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 from service.kb.store import STORE_DIR
-from service.sparql.pool import Busy, Limits, Outcome, Pool, QueryTimeout, Request
+from service.sparql.pool import Busy, Limits, Outcome, OverBudget, Pool, QueryTimeout, Request, Stopped
+from tests.conftest import ROOT
 
 ASK = Request(query="ASK { ?s ?p ?o }", accept="application/sparql-results+json")
 
@@ -37,8 +41,9 @@ def test_a_worker_that_cannot_be_started_again_is_a_503_then_comes_back(demo_kb_
         (worker,) = pool._all
         os.kill(worker.process.pid, signal.SIGKILL)
         worker.process.join(5)
+        pool._zygote.close()  # the process workers are forked from, gone too (killed for memory, say)
         store = pool.source
-        pool.source = str(tmp_path / "gone")  # a new worker cannot even open the store now
+        pool.source = str(tmp_path / "gone")  # and it cannot even load the store again now
 
         async def twice() -> tuple[str, Outcome]:
             try:
@@ -73,6 +78,8 @@ def test_bursts_of_queries_past_the_time_limit_never_grow_the_pool(demo_kb_path:
             return "busy"
         except QueryTimeout:
             return "timeout"
+        except Stopped:
+            return "stopped"
 
     async def bursts() -> list[int]:
         sizes = []
@@ -87,3 +94,104 @@ def test_bursts_of_queries_past_the_time_limit_never_grow_the_pool(demo_kb_path:
         assert max(sizes) <= 2 and len(alive) <= 2, sizes
     finally:
         pool.close()
+
+
+def test_a_small_query_of_another_client_runs_while_many_clients_flood_the_workers(demo_kb_path: Path) -> None:
+    """Issue 39, point 9: with queries of death from many clients keeping every worker busy, another client's
+    ASK waited for a worker until its wait ran out (503). The scheduler stops a query that ran its share for a
+    waiting query of a client that used less, so the ASK is answered, and each query of death is stopped."""
+    limits = Limits(size=2, timeout=10, queue_wait=5, sandbox=False, share=0.5)
+    pool = Pool(str(demo_kb_path / STORE_DIR), {}, limits)
+    ended: list[str] = []
+
+    async def flood(n: int, until: asyncio.Event) -> None:
+        while not until.is_set():
+            try:
+                await pool.run(KILLER, client=f"flood-{n}")
+                ended.append("ran")
+            except Stopped:
+                ended.append("stopped")
+            except (Busy, QueryTimeout):
+                ended.append("busy or timeout")
+
+    async def scene() -> list[int]:
+        until = asyncio.Event()
+        floods = [asyncio.create_task(flood(n, until)) for n in range(6)]
+        await asyncio.sleep(1.5)  # every flooding client has had a query run by now
+        statuses = []
+        for _ in range(6):
+            statuses.append((await pool.run(ASK, client="visitor")).status)
+            await asyncio.sleep(0.2)
+        until.set()
+        await asyncio.gather(*floods)
+        return statuses
+
+    try:
+        assert asyncio.run(scene()) == [200] * 6
+        assert "stopped" in ended and "ran" not in ended, ended
+    finally:
+        pool.close()
+
+
+def test_a_client_past_its_budget_of_query_time_waits_and_others_do_not(demo_kb_path: Path) -> None:
+    """Issue 39, point 9: a client's use of query time is bounded; past it, it is told when to come back."""
+    limits = Limits(size=2, timeout=0.6, sandbox=False, budget=1.0, window=60)
+    pool = Pool(str(demo_kb_path / STORE_DIR), {}, limits)
+
+    async def scene() -> tuple[list[str], int]:
+        seen = []
+        for _ in range(3):
+            try:
+                await pool.run(KILLER, client="greedy")
+                seen.append("ran")
+            except QueryTimeout:
+                seen.append("timeout")
+            except OverBudget as e:
+                seen.append(f"over budget, back in {e.retry_after:.0f} s")
+        return seen, (await pool.run(ASK, client="other")).status
+
+    try:
+        seen, other = asyncio.run(scene())
+        assert seen[:2] == ["timeout", "timeout"] and seen[2].startswith("over budget, back in"), seen
+        assert 0 < float(seen[2].split()[-2]) <= 60 and other == 200
+    finally:
+        pool.close()
+
+
+ORPHAN = """
+import asyncio, sys
+sys.path.insert(0, {root!r})
+from service.sparql.pool import Limits, Pool, Request
+
+if __name__ == "__main__":
+    pool = Pool({store!r}, {{}}, Limits(size=2, timeout=600, sandbox=False))
+    print(pool._zygote._process.pid, *(w.process.pid for w in pool._all), flush=True)
+    asyncio.run(pool.run(Request(query={killer!r}, accept="application/sparql-results+json")))
+"""
+
+
+def test_no_worker_outlives_a_web_process_killed_in_the_middle_of_a_query(demo_kb_path: Path, tmp_path: Path) -> None:
+    """A web worker killed outright (SIGKILL: out of memory, say) leaves no SPARQL process running its query."""
+    script = tmp_path / "orphan.py"
+    script.write_text(ORPHAN.format(root=str(ROOT), store=str(demo_kb_path / STORE_DIR), killer=KILLER.query))
+    web = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert web.stdout is not None
+        pids = [int(p) for p in web.stdout.readline().split()]
+        time.sleep(1)  # the query of death runs
+        assert len(pids) == 3 and all(_alive(p) for p in pids)
+    finally:
+        web.kill()
+        web.communicate()
+    deadline = time.monotonic() + 10
+    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(p) for p in pids)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except OSError:
+        return False
+    return state != "Z"

@@ -7,6 +7,7 @@ SERVICE are refused before anything runs; each query runs in a worker process ki
 
 from __future__ import annotations
 
+import math
 from urllib.parse import parse_qs
 
 import pyoxigraph as ox
@@ -172,6 +173,15 @@ async def run_query(
             raise ApiError(503, f"The query ran longer than {setting('SPARQL_TIMEOUT')} s and was stopped.") from None
         except workers.Busy:
             raise ApiError(503, "Every SPARQL worker is busy; try again in a moment.", {"Retry-After": "2"}) from None
+        except workers.Stopped:
+            raise ApiError(503, f"The query was stopped after {setting('SPARQL_FAIR_SHARE')} s or more to let other "
+                           "clients' waiting queries run: every worker is busy. Try again in a moment.",
+                           {"Retry-After": "2"}) from None  # fmt: skip
+        except workers.OverBudget as e:
+            wait = math.ceil(e.retry_after)
+            budget = setting("SPARQL_CLIENT_BUDGET")
+            raise ApiError(429, f"This client used more than {budget} s of query time lately; try again in {wait} s.",
+                           {"Retry-After": str(wait)}) from None  # fmt: skip
 
 
 async def endpoint(request: Request) -> Response:
@@ -280,6 +290,9 @@ def pool_limits() -> workers.Limits:
         queue=int(setting("SPARQL_QUEUE")),
         queue_wait=float(setting("SPARQL_QUEUE_WAIT")),
         sandbox=setting("SPARQL_SANDBOX").lower() not in ("off", "false", "0", "no"),
+        share=float(setting("SPARQL_FAIR_SHARE")),
+        budget=float(setting("SPARQL_CLIENT_BUDGET")),
+        window=float(setting("SPARQL_BUDGET_WINDOW")),
     )
 
 

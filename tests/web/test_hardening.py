@@ -10,6 +10,7 @@ from __future__ import annotations
 import concurrent.futures
 import json
 import socket
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -80,6 +81,45 @@ def test_other_visitors_are_answered_while_queries_of_death_run(hard: str) -> No
     assert all(c in (429, 503) for c in codes), codes
     busy = [f.result() for f in deaths if f.result().status_code == 503]
     assert all("Retry-After" in r.headers or "longer than" in r.text for r in busy)
+
+
+def test_another_visitor_is_answered_while_many_addresses_flood_the_workers(hard: str) -> None:
+    """Issue 39, point 9: with queries of death from 20 addresses at all times, another visitor's small query
+    waited behind them and mostly got 503. Now a query that ran its share is stopped for it."""
+    stop = threading.Event()
+    codes: list[int] = []
+
+    def flood(n: int) -> None:
+        transport = httpx.HTTPTransport(local_address=f"127.0.1.{n + 1}")
+        with httpx.Client(base_url=hard, transport=transport, timeout=30) as client:
+            while not stop.is_set():
+                codes.append(client.get("/sparql", params={"query": DEATH}).status_code)
+
+    with concurrent.futures.ThreadPoolExecutor(20) as pool:
+        floods = [pool.submit(flood, n) for n in range(20)]
+        time.sleep(2)
+        answers = []
+        with _other_visitor(hard) as other:
+            for _ in range(8):
+                answers.append(other.get("/sparql", params={"query": "ASK {}"}).status_code)
+                time.sleep(0.3)
+        stop.set()
+        for f in floods:
+            f.result()
+    assert answers == [200] * 8, answers
+    assert 200 not in codes and 503 in codes, codes
+
+
+def test_a_client_past_its_budget_of_query_time_gets_a_429_with_retry_after(demo_kb_path: Path, tmp_path: Path) -> None:
+    """Issue 39, point 9: one client's query time is bounded (SPARQL_CLIENT_BUDGET); others are not held."""
+    env = {"SPARQL_TIMEOUT": "1", "SPARQL_CLIENT_BUDGET": "1.5", "TODAY": "2026-11-30"}
+    with serving(demo_kb_path, tmp_path, **env) as base:
+        first, second, third = (_get(base, DEATH) for _ in range(3))
+        with _other_visitor(base) as other:
+            elsewhere = other.get("/sparql", params={"query": "ASK {}"})
+    assert first.status_code == second.status_code == 503
+    assert third.status_code == 429 and 0 < int(third.headers["Retry-After"]) <= 60
+    assert "query time" in third.json()["error"]["message"] and elsewhere.status_code == 200
 
 
 def test_deep_nesting_is_a_400(hard: str) -> None:
