@@ -10,6 +10,7 @@ article. Suggestions are never applied: the owner decides. The most asked questi
 
 from __future__ import annotations
 
+import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
@@ -178,26 +179,35 @@ class Analyst:
                 "why": f"no article and no name uses {w!r}"}  # fmt: skip
 
 
-MOST_PLANNED = 300  # distinct questions planned again for a report, the most asked first (about 1 s)
+MOST_PLANNED = 300  # distinct questions planned again for a report at most, the most asked first
+PLAN_SECONDS = 0.3  # and the time they may take past the first PLAN_AT_LEAST: the rest are grouped by their words
+PLAN_AT_LEAST = 30
 MOST_GROUPS = 200  # groups of missed questions a report lists, the most missed first
 
 
 def report(planner: Planner, rows: list[dict[str, Any]], today: date, top: int = 10,
-           most_planned: int = MOST_PLANNED) -> dict[str, Any]:  # fmt: skip
-    """The misses of the logged rows, grouped by the question as the engine read it. Only the `most_planned`
-    most often asked questions are planned again (read, and the changes that would help them suggested); the
-    rest are grouped by their own words: the report's cost has a bound whatever the log holds."""
+           most_planned: int = MOST_PLANNED, plan_seconds: float = PLAN_SECONDS) -> dict[str, Any]:  # fmt: skip
+    """The misses of the logged rows, grouped by the question as the engine read it. Only the most often asked
+    questions are planned again (read, and the changes that would help them suggested): `most_planned` at most,
+    and past the first PLAN_AT_LEAST only for `plan_seconds`. The rest are grouped by their own words: the
+    report's cost has a bound whatever the log holds."""
     analyst = Analyst(planner, today)
     again = _rephrased(rows, planner.engine.search_stopwords or planner.engine.stopwords)
     asked: Counter[str] = Counter()
     answered: dict[str, tuple[str, str]] = {}
     by_design = 0
     often = Counter((r["question"], r["previous"]) for r in rows)
-    planned = {key for key, _ in often.most_common(most_planned)}
+    plans: dict[tuple[str, str | None], Plan] = {}
+    until = time.perf_counter() + plan_seconds
+    for n, (asked_pair, _) in enumerate(often.most_common(most_planned)):
+        if n >= PLAN_AT_LEAST and time.perf_counter() > until:
+            break
+        plans[asked_pair] = analyst.plan(*asked_pair)
+    keys = {pair: " ".join(words(plans[pair].normalized if pair in plans else pair[0])) for pair in often}
     missed: dict[str, list[tuple[dict[str, Any], Plan | None, str]]] = defaultdict(list)
     for r in rows:
-        plan = analyst.plan(r["question"], r["previous"]) if (r["question"], r["previous"]) in planned else None
-        key = " ".join(words(plan.normalized if plan is not None else r["question"]))
+        pair = (r["question"], r["previous"])
+        key = keys[pair]
         asked[key] += 1
         answered[key] = (r["route"], r["level"])
         if r["route"] in BY_DESIGN:
@@ -206,7 +216,7 @@ def report(planner: Planner, rows: list[dict[str, Any]], today: date, top: int =
         outcome = ("declined" if r["level"] == "none" else "weak" if r["level"] == "weak"
                    else "rephrased" if r["answer"] in again else "")  # fmt: skip
         if outcome:
-            missed[key].append((r, plan, outcome))
+            missed[key].append((r, plans.get(pair), outcome))
     shown = sorted(missed, key=lambda k: (-len(missed[k]), k))[:MOST_GROUPS]  # only these are made into groups
     groups: dict[str, Group] = {}
     for key in shown:
@@ -224,7 +234,7 @@ def report(planner: Planner, rows: list[dict[str, Any]], today: date, top: int =
     return {
         "questions": len(rows),
         "distinct": len(often),
-        "planned": len(planned),
+        "planned": len(plans),
         "missed": sum(len(m) for m in missed.values()),
         "declined_by_design": by_design,
         "groups": [g.to_json() for g in ordered],
