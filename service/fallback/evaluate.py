@@ -45,8 +45,8 @@ class Tally:
 
 def _kind(reason: str) -> str:
     """A rejection's kind, without the particular name or number ("the number 347 is not ...": "number")."""
-    for word in ("phone", "birth", "number", "duration", "technical term", "acronym", "name", "valid source",
-                 "did not know", "tools", "provider"):  # fmt: skip
+    for word in ("phone", "birth", "number", "duration", "technical term", "acronym", "name", "negation", "word",
+                 "valid source", "did not know", "tools", "provider"):  # fmt: skip
         if word in reason:
             return word
     return reason[:40]

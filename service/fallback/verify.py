@@ -7,7 +7,8 @@ shared link carries one), and what only it says must not become the site's state
 2. Links: Markdown links, URLs and site paths the server did not supply are removed (the link text stays).
 3. Claims, per sentence, looked up in the sources it cites (and the person's own names): catalog names (the
    graph's labels), numbers (two digits or more, years, durations), proper nouns, acronyms and technical tokens
-   (dotted, camelCase, with digits or + #). Any absent: a problem.
+   (dotted, camelCase, with digits or + #), and every ordinary content word, in some form or as a synonym of
+   the site's lexicon, and a negation. Any absent: a problem.
 4. A phone number, a birth date or an age is a problem wherever it came from.
 
 Any problem, or no valid source left, and the answer is rejected: the plan abstains as it did before.
@@ -22,12 +23,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from service.engine.engine import Engine
-from service.fallback.evidence import Evidence
+from service.fallback.evidence import Evidence, Item
+from service.text import stem, terms, words
+from service.vocab import PREFIXES
 
 MAX_ANSWER = 1500  # characters
 COMMON_ENGLISH = 20_000  # a capitalised word this common in English, first in a sentence, names nothing
 DONT_KNOW = "I don't know that one"
 
+_PREFIXED = re.compile(r"(?<![\w<])([A-Za-z][\w-]*):([A-Za-z_][\w-]*)")
+_IRI = re.compile(r"<([^<>\s]+)>")
 _CITE = re.compile(r"\[\s*(S\d+(?:\s*[,;]\s*S\d+)*)\s*\]|\((S\d+(?:\s*[,;]\s*S\d+)*)\)")
 _SID = re.compile(r"S\d+")
 _MD_LINK = re.compile(r"\[([^\]\n]{0,200})\]\(\s*([^)\s]{0,500})[^)]*\)")
@@ -48,7 +53,12 @@ _ACRONYM = re.compile(r"^[A-Z][A-Z0-9&]+s?$")
 _TECH = re.compile(r"[._/+#]|[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]")
 _COMMON = {"yes", "no", "however", "also", "both", "there", "then", "today", "currently", "later", "earlier",
            "before", "after", "since", "during", "until", "while", "most", "many", "several", "each", "every",
-           "one", "two", "three", "first", "second", "next", "last", "according", "based", "overall"}  # fmt: skip
+           "one", "two", "three", "first", "second", "next", "last", "according", "based", "overall",
+           # words about the sources rather than the world: what a sentence claims is in the words around them
+           "portfolio", "site", "page", "list", "lists", "listed", "show", "shows", "shown", "say", "says", "said",
+           "mention", "mentions", "mentioned", "describe", "describes", "described", "record", "records",
+           "recorded", "include", "includes", "included", "count", "counts", "total", "result", "results",
+           "source", "sources", "evidence", "passage", "article", "wiki", "graph"}  # fmt: skip
 
 
 @dataclass
@@ -99,10 +109,12 @@ def names_of(engine: Engine) -> Names:
 
 
 class _Haystack:
-    """What a sentence's claims may come from, in lower case: its tokens, numbers, durations and text."""
+    """What a sentence's claims may come from, in lower case: its tokens, stems, numbers, durations and text."""
 
     def __init__(self, texts: list[str], people: frozenset[str]) -> None:
         self.text = " ".join(" ".join(t.split()) for t in texts).lower()
+        self.stems = set(terms(self.text))
+        self.negates = any(w in _NEGATION or w.endswith("n't") for w in _WORD.findall(self.text.replace("’", "'")))
         self.words = {w.lower().strip("'’") for w in _WORD.findall(self.text)} | people
         self.words |= {w.rstrip("s") for w in self.words}
         self.numbers = {n.replace(",", "") for n in _NUMBER.findall(self.text)}
@@ -142,8 +154,8 @@ def verify(content: object, evidence: Evidence, engine: Engine) -> Verdict:
             verdict.dropped_sentences += 1
             continue
         sources = [item for s in valid if (item := evidence.get(s)) is not None]
-        hay = _Haystack([f"{i.title} {i.text}" for i in sources], names.people)
-        verdict.problems += _private(bare) + _claims(bare, hay, names)
+        hay = _Haystack([f"{i.title} {i.text} {_named_classes(i, engine)}" for i in sources], names.people)
+        verdict.problems += _private(bare) + _claims(bare, hay, names) + _ordinary(bare, hay, names, engine.synonyms)
         kept.append(f"{bare} [{', '.join(valid)}]")
         verdict.cited += [s for s in valid if s not in verdict.cited]
     if not kept:
@@ -152,6 +164,16 @@ def verify(content: object, evidence: Evidence, engine: Engine) -> Verdict:
         return verdict
     verdict.ok, verdict.text = True, " ".join(kept)
     return verdict
+
+
+def _named_classes(item: Item, engine: Engine) -> str:
+    """For a SPARQL result, the names of the classes its query asks for ("pf:Work": work, works): what its rows
+    are. Nothing else of the query's text, which the model wrote, counts as evidence."""
+    if item.kind != "graph" or not item.ref.startswith("sparql:"):
+        return ""
+    named = {PREFIXES[p] + local for p, local in _PREFIXED.findall(item.ref) if p in PREFIXES}
+    named |= set(_IRI.findall(item.ref))
+    return " ".join(" ".join(engine.class_labels[iri]) for iri in named if iri in engine.class_labels)
 
 
 def _strip_links(text: str, supplied: set[str], verdict: Verdict) -> str:
@@ -192,11 +214,11 @@ def _claims(sentence: str, hay: _Haystack, names: Names) -> list[str]:
             problems.append(f"the duration “{m.group(0)}” is not in the evidence")
     tokens = _WORD.findall(sentence)
     for at, token in enumerate(tokens):
-        for words, cased in names.first.get(token.lower(), ()):
-            got = tuple(tokens[at : at + len(words)])
-            same = got == words if cased else tuple(w.lower() for w in got) == tuple(w.lower() for w in words)
-            if same and not hay.has_phrase(words):
-                problems.append(f"the name “{' '.join(words)}” is not in the evidence")
+        for label, cased in names.first.get(token.lower(), ()):
+            got = tuple(tokens[at : at + len(label)])
+            same = got == label if cased else tuple(w.lower() for w in got) == tuple(w.lower() for w in label)
+            if same and not hay.has_phrase(label):
+                problems.append(f"the name “{' '.join(label)}” is not in the evidence")
         word = token.strip("'’").removesuffix("'s").removesuffix("’s")
         low = word.lower()
         if _TECH.search(word) and not word.replace(".", "").isdigit() and not _NUMBER.fullmatch(word):
@@ -213,6 +235,28 @@ def _claims(sentence: str, hay: _Haystack, names: Names) -> list[str]:
     return list(dict.fromkeys(problems))
 
 
+def _ordinary(sentence: str, hay: _Haystack, names: Names, synonyms: dict[str, set[str]]) -> list[str]:
+    """Claims in ordinary words ("she sold the project and was sued"): every content word of the sentence must
+    be in the sources it cites, as it is or in another form (stem), or as a synonym the site's lexicon gives;
+    and a negation must be in them too. Function words, the person's names and the site's stop words carry no
+    claim of their own."""
+    problems = []
+    for token in _WORD.findall(sentence.replace("’", "'")):
+        low = token.lower()
+        if low in _NEGATION or low.endswith("n't"):
+            if not hay.negates:
+                problems.append(f"the negation “{token}” is not in the evidence")
+            continue
+        for word in words(low):
+            if len(word) < 3 or not word.isalpha() or word in names.common or word in names.people:
+                continue
+            base = stem(word)
+            if base not in hay.stems and not synonyms.get(base, set()) & hay.stems:
+                problems.append(f"the word “{word}” is not in the evidence")
+    return list(dict.fromkeys(problems))
+
+
+_NEGATION = {"not", "never", "no", "none", "nothing", "neither", "nor", "without", "nobody", "nowhere", "cannot"}
 _FUNCTION = {"the", "a", "an", "this", "that", "these", "those", "it", "its", "he", "she", "they", "his", "her",
              "their", "them", "in", "on", "at", "for", "from", "with", "by", "of", "to", "as", "and", "but", "or",
              "if", "when", "where", "which", "who", "what", "how", "why", "there", "here", "i", "we", "you", "some",

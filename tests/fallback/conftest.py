@@ -60,7 +60,6 @@ def ask(planner: Planner, sparql_pool: Pool, model: Sim) -> Any:
     def go(question: str, *replies: dict[str, Any], runner: SparqlRunner | None = None, previous: str | None = None,
            **changes: Any) -> run.Outcome:  # fmt: skip
         model.script(*replies)
-        sparql_pool._changed = None  # its condition belongs to one event loop, and each call runs its own
         plan = planner.plan(question, previous=previous, today=TODAY)
         return asyncio.run(run.answer(plan, planner.engine, settings(model, **changes),
                                       runner or pool_runner(sparql_pool)))  # fmt: skip

@@ -8,8 +8,9 @@ from typing import Any
 
 from service.engine import Planner
 from service.fallback import run
+from service.fallback.evidence import Evidence
 from service.fallback.tools import schemas
-from service.fallback.verify import DONT_KNOW
+from service.fallback.verify import DONT_KNOW, verify
 from tests.conftest import ROOT
 from tests.fallback.conftest import WEAK, refuse_all, unchanged
 from tests.simllm import Sim
@@ -62,10 +63,10 @@ def test_a_citation_of_s9_when_five_were_supplied(ask: Any, planner: Planner) ->
 
 
 def test_a_link_never_given_is_removed(ask: Any) -> None:
-    text = "{s1} [S1] See https://evil.example/phish and [the slides](http://evil.example/s). [S1]"
+    text = "{s1} [S1] See https://evil.example/phish and [here](http://evil.example/s). [S1]"
     out = ask(WEAK, {"content": text})
     assert out.status == "verified", out.reasons
-    assert "evil.example" not in out.plan.answer.text and "the slides" in out.plan.answer.text
+    assert "evil.example" not in out.plan.answer.text and "and here." in out.plan.answer.text
     assert out.verdict.removed_links == ["http://evil.example/s", "https://evil.example/phish"]
 
 
@@ -170,3 +171,23 @@ def test_a_name_or_a_number_only_the_question_says_is_rejected(ask: Any, planner
     out = ask(question, {"content": "{s1} She was hosted by the Zorblatt Institute, with 347 staff. [S1]"})
     assert out.status == "rejected"
     assert any("Zorblatt" in r for r in out.reasons) and any("347" in r for r in out.reasons)
+
+
+def _checked(planner: Planner, sentence: str, source: str) -> list[str]:
+    evidence = Evidence()
+    evidence.add("passage", "Lantern", "/wiki/lantern#design", source, "lantern#design")
+    return verify(sentence, evidence, planner.engine).problems
+
+
+def test_a_claim_in_ordinary_words_its_source_does_not_make_is_rejected(ask: Any, planner: Planner) -> None:
+    """Issue 39, point 6: "she sold the project and was sued", cited to a passage that says nothing of the kind,
+    was served as "Generated · checked": only names and numbers were looked up."""
+    out = ask(WEAK, {"content": "{s1} She sold the project and was sued. [S1]"})
+    assert out.status == "rejected"
+    assert any("sold" in r for r in out.reasons) and any("sued" in r for r in out.reasons)
+    source = "I tuned the ranking of the search engine in 2024, and it still runs every night."
+    assert _checked(planner, "She tuned the ranking of the search engine in 2024. [S1]", source) == []
+    assert _checked(planner, "She optimised the ranking of the search engine. [S1]", source) == []  # a synonym
+    assert _checked(planner, "It runs every night. [S1]", source) == []  # another form of a word
+    negated = _checked(planner, "She never tuned the ranking of the search engine. [S1]", source)
+    assert negated == ["the negation “never” is not in the evidence"]
