@@ -44,6 +44,8 @@ SETTINGS: dict[str, Setting] = {
             "2048",
             "How many stored-query runs each web worker keeps for plans that repeat them (0: none).",
         ),
+        Setting("MISSES_WAIT", "0.8", "Seconds the owner's misses page waits for a new report when the log changed; "
+                "then it shows the last one while the new one is made."),
         Setting("SPARQL_WORKERS", "2", "Worker processes that run console and /sparql queries."),
         Setting("SPARQL_TIMEOUT", "10", "Seconds a /sparql query may run before its worker is killed and replaced."),
         Setting(

@@ -32,6 +32,7 @@ class Store(Protocol):
     def count(self) -> int: ...
     def trim(self, keep: int) -> None: ...
     def rows(self, since: str) -> list[dict[str, Any]]: ...
+    def version(self, since: str) -> tuple[int, str]: ...
     def close(self) -> None: ...
 
 
@@ -70,6 +71,12 @@ class _SqlStore:
         """Only the `keep` most recent rows stay (the log's bound, LOG_MAX_ROWS)."""
         self.db.execute(self._sql("DELETE FROM questions WHERE asked_at < (SELECT asked_at FROM questions "
                                   "ORDER BY asked_at DESC LIMIT 1 OFFSET ?)"), (max(0, keep - 1),))  # fmt: skip
+
+    def version(self, since: str) -> tuple[int, str]:
+        """How many rows there are since the date, and the last one's time: what a report of them depends on."""
+        query = "SELECT COUNT(*), MAX(asked_at) FROM questions WHERE asked_at >= ?"
+        count, last = self.db.execute(self._sql(query), (since,)).fetchone()
+        return int(count), str(last or "")
 
     def rows(self, since: str) -> list[dict[str, Any]]:
         query = f"SELECT {', '.join(COLUMNS)} FROM questions WHERE asked_at >= ? ORDER BY asked_at"

@@ -20,7 +20,6 @@ from datetime import date, timedelta
 from typing import Any
 from urllib.parse import unquote_plus
 
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
@@ -31,6 +30,7 @@ from service.questionlog import database_url
 from service.questionlog.store import open_store
 from service.web.errors import ApiError
 from service.web.inputs import read_body
+from service.web.reports import Reports
 from service.web.templating import page
 from service.web.throttle import Throttle, address
 
@@ -120,6 +120,25 @@ def _chart(days: list[dict[str, Any]], since: date, today: date) -> dict[str, An
     return {"bars": bars, "top": top, "first": span[0].isoformat(), "last": span[-1].isoformat(), "days": len(span)}
 
 
+def _reports(request: Request) -> Reports:
+    """This worker's kept reports, over the planner it serves now (a new build: new reports)."""
+    state = request.app.state
+    planner = state.planner
+    kept: tuple[Any, Reports] | None = getattr(state, "misses_reports", None)
+    if kept is None or kept[0] is not planner:
+        reports = Reports(functools.partial(_report, planner), _log_version, float(setting("MISSES_WAIT")))
+        kept = state.misses_reports = (planner, reports)
+    return kept[1]
+
+
+def _log_version(since: str) -> tuple[int, str]:
+    store = open_store(database_url())
+    try:
+        return store.version(since)
+    finally:
+        store.close()
+
+
 def _report(planner: Any, since: str, today: date) -> dict[str, Any]:
     store = open_store(database_url())
     try:
@@ -138,9 +157,10 @@ async def misses_page(request: Request) -> Response:
         date.fromisoformat(since)
     except ValueError:
         raise ApiError(400, "since is a date, YYYY-MM-DD") from None
-    doc = await run_in_threadpool(_report, request.app.state.planner, since, today)  # off the event loop
+    shown = await _reports(request).get(since, today)
+    doc = shown.doc
     chart = _chart(doc["per_day"], date.fromisoformat(since), today)
-    return page(request, "owner-misses.html", {"doc": doc, "since": since, "chart": chart,
+    return page(request, "owner-misses.html", {"doc": doc, "since": since, "chart": chart, "shown": shown,
                                                "default": (today - timedelta(days=30)).isoformat()},
                 headers=PRIVATE)  # fmt: skip
 
