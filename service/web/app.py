@@ -137,8 +137,10 @@ def create_app(kb_path: Path | None = None) -> Starlette:
         gc.collect()
         gc.freeze()
         watcher = asyncio.create_task(_reload_when_built(app, path))
+        warming = asyncio.create_task(owner.warm(app.state))
         yield
         watcher.cancel()
+        warming.cancel()
         app.state.served.retire()
         app.state.sparql_clients.close()
         if app.state.qlog is not None:

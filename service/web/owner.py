@@ -120,15 +120,26 @@ def _chart(days: list[dict[str, Any]], since: date, today: date) -> dict[str, An
     return {"bars": bars, "top": top, "first": span[0].isoformat(), "last": span[-1].isoformat(), "days": len(span)}
 
 
-def _reports(request: Request) -> Reports:
+def _reports(state: Any) -> Reports:
     """This worker's kept reports, over the planner it serves now (a new build: new reports)."""
-    state = request.app.state
     planner = state.planner
     kept: tuple[Any, Reports] | None = getattr(state, "misses_reports", None)
     if kept is None or kept[0] is not planner:
         reports = Reports(functools.partial(_report, planner), _log_version, float(setting("MISSES_WAIT")))
         kept = state.misses_reports = (planner, reports)
     return kept[1]
+
+
+async def warm(state: Any) -> None:
+    """With owner pages on, make the default report once the worker starts: the owner's first view of a large
+    log then waits at most MISSES_WAIT for the questions logged since."""
+    if not _token():
+        return
+    today = engine.today()
+    try:
+        await _reports(state).get(default_since(today), today)
+    except Exception as e:  # no question log, say: the page will say why when it is asked for
+        log.info("the misses report was not made ahead: %s", e)
 
 
 def _log_version(since: str) -> tuple[int, str]:
@@ -157,7 +168,7 @@ async def misses_page(request: Request) -> Response:
         date.fromisoformat(since)
     except ValueError:
         raise ApiError(400, "since is a date, YYYY-MM-DD") from None
-    shown = await _reports(request).get(since, today)
+    shown = await _reports(request.app.state).get(since, today)
     doc = shown.doc
     chart = _chart(doc["per_day"], date.fromisoformat(since), today)
     return page(request, "owner-misses.html", {"doc": doc, "since": since, "chart": chart, "shown": shown,
