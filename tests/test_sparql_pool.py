@@ -4,6 +4,7 @@ visitor's query into an error of ours."""
 from __future__ import annotations
 
 import asyncio
+import math
 import os
 import signal
 import subprocess
@@ -13,6 +14,7 @@ from pathlib import Path
 
 from service.kb.store import STORE_DIR
 from service.sparql.pool import Busy, Limits, Outcome, OverBudget, Pool, QueryTimeout, Request, Stopped
+from service.sparql.usage import Usage
 from tests.conftest import ROOT
 
 ASK = Request(query="ASK { ?s ?p ?o }", accept="application/sparql-results+json")
@@ -195,3 +197,20 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+def test_a_client_s_use_of_query_time_counts_across_web_workers(tmp_path: Path) -> None:
+    """The budget is per client, not per web worker: two workers' ledgers on one file see each other's adds
+    (and no address is written: the file holds numbers at hashed places)."""
+    key = os.urandom(16).hex()
+    one, two = (Usage(60, 30, tmp_path / "usage", key) for _ in range(2))
+    try:
+        one.add("203.0.113.7", 20, now=1000.0)
+        two.add("203.0.113.7", 15, now=1000.0)
+        assert one.used("203.0.113.7", 1000.0) == two.used("203.0.113.7", 1000.0) == 35
+        assert two.wait_for_budget("203.0.113.7", 1000.0) > 0 and one.used("198.51.100.1", 1000.0) == 0
+        assert abs(one.used("203.0.113.7", 1060.0) - 35 / math.e) < 1e-6  # a window later, a third of it
+        assert b"203.0.113.7" not in (tmp_path / "usage").read_bytes()
+    finally:
+        one.close()
+        two.close()

@@ -78,10 +78,11 @@ class _Waiter:
 class Pool:
     """`size` worker processes over a store; `run` waits for a worker, within limits, fairly between clients."""
 
-    def __init__(self, source: Source, prefixes: dict[str, str], limits: Limits) -> None:
+    def __init__(self, source: Source, prefixes: dict[str, str], limits: Limits, usage: Usage | None = None) -> None:
+        """`usage`: where clients' use of query time is counted (this pool's own by default); the pool closes it."""
         self.source, self.prefixes, self.limits = source, prefixes, limits
         self.timeout = limits.timeout
-        self.usage = Usage(limits.window, limits.budget)
+        self.usage = usage or Usage(limits.window, limits.budget)
         self._zygote = Zygote(source, prefixes, limits)
         self._idle: list[Worker] = []
         self._all: list[Worker] = []
@@ -252,3 +253,4 @@ class Pool:
                 worker.kill()
             self._all.clear()
         self._zygote.close()
+        self.usage.close()

@@ -21,11 +21,12 @@ from service.kb.remote import RemoteStore
 from service.kb.store import STORE_DIR
 from service.sparql import pool as workers
 from service.sparql.results import GRAPH_TYPES
+from service.sparql.usage import Usage
 from service.sparql_safety import Refused, check
 from service.vocab import GRAPH_DATA, GRAPH_INFERRED, GRAPH_ONTOLOGY, PREFIXES
 from service.web.errors import ApiError, error_body
 from service.web.inputs import read_body
-from service.web.limits import ClientSlots
+from service.web.limits import ClientSlots, shared_slots
 from service.web.throttle import address
 from service.web.wellknown import RDF_TYPE, VOID, VOID_PATH, VOID_PREFIXES, XSD, dataset_iri, dataset_triples
 
@@ -297,7 +298,11 @@ def pool_limits() -> workers.Limits:
 
 
 def new_pool(source: workers.Source, entity_base: str) -> workers.Pool:
-    return workers.Pool(source, prefixes(entity_base), pool_limits())
+    """A pool whose clients' use of query time is counted in a file every web worker of this server shares."""
+    limits = pool_limits()
+    slots, key = shared_slots()
+    usage = Usage(limits.window, limits.budget, slots.with_name(slots.name + ".usage"), key)
+    return workers.Pool(source, prefixes(entity_base), limits, usage)
 
 
 def pool_source(kb: KB) -> workers.Source:
