@@ -76,7 +76,7 @@ SETTINGS: dict[str, Setting] = {
             "SPARQL_CLIENT_BUDGET",
             "60",
             "Seconds of query time a client may have used lately (decaying over "
-            "SPARQL_BUDGET_WINDOW) in each web worker; past it, 429 with Retry-After. 0: no budget.",
+            "SPARQL_BUDGET_WINDOW), across every web worker; past it, 429 with Retry-After. 0: no budget.",
         ),
         Setting(
             "SPARQL_BUDGET_WINDOW",
