@@ -5,8 +5,8 @@ the web process) or the other workers.
 
 The scheduler is fair between clients, by the query time each used lately (service/sparql/usage.py):
 
-- a waiting query goes to the next free worker by its client's use (least first; queries that run count), so
-  one client's backlog never holds the others;
+- a waiting query goes to the next free worker by its client's use (least first; queries that run count; the
+  newest between equals), so one client's backlog, or a burst of fresh clients, never holds the others;
 - while queries wait and no worker is free, a query that has run SPARQL_FAIR_SHARE seconds is stopped (503 with
   Retry-After) for a waiting query of a client that has used at least that much less: under a flood of queries of
   death from many clients, a small query of another client runs within about that share;
@@ -128,6 +128,12 @@ class Pool:
         running = sum(now - run.started for run in self._runs if run.client == client) if self._running[client] else 0
         return self.usage.used(client, now) + running
 
+    def _order(self, waiter: _Waiter, now: float) -> tuple[float, float]:
+        """Which waiting query goes first: the one whose client used least; between equals (clients that used
+        nothing yet), the newest, as a congested queue should (adaptive LIFO): a burst of fresh clients queued
+        first cannot hold a newcomer behind all of them, and the oldest waiters are the likeliest gone."""
+        return self._rank(waiter.client, now), -waiter.arrived
+
     def _may_take(self, client: str, free: int) -> bool:
         """Not the last free worker for a client that already has one running (unless the pool has one worker)."""
         return free > 1 or self._running[client] == 0 or len(self._all) <= 1
@@ -140,7 +146,7 @@ class Pool:
         if not waiting:
             self._idle.append(worker)
             return
-        chosen = min(waiting, key=lambda w: (self._rank(w.client, now), w.arrived))
+        chosen = min(waiting, key=lambda w: self._order(w, now))
         self._waiters.remove(chosen)
         chosen.granted.set_result(worker)
 
@@ -151,7 +157,7 @@ class Pool:
         if share <= 0 or self._idle:
             return
         covered = sum(run.stopping for run in self._runs)
-        for waiter in sorted(self._waiters, key=lambda w: (self._rank(w.client, now), w.arrived)):
+        for waiter in sorted(self._waiters, key=lambda w: self._order(w, now)):
             if covered > 0:
                 covered -= 1
                 continue

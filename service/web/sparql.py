@@ -7,7 +7,11 @@ SERVICE are refused before anything runs; each query runs in a worker process ki
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import math
+from collections.abc import Coroutine
+from typing import Any
 from urllib.parse import parse_qs
 
 import pyoxigraph as ox
@@ -130,6 +134,30 @@ async def _request_params(request: Request) -> dict[str, list[str]]:
     return params
 
 
+async def _gone(request: Request) -> None:
+    """Returns when the client has closed the connection (the request's body was read before)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+async def _unless_gone(request: Request, running: Coroutine[Any, Any, workers.Outcome]) -> workers.Outcome:
+    """The query's outcome; or, when the client goes away first, the query stopped (its worker replaced, its
+    client slot freed) and a 499 for nobody: a closed tab or a client's timeout never leaves a query running."""
+    query = asyncio.ensure_future(running)
+    gone = asyncio.ensure_future(_gone(request))
+    try:
+        await asyncio.wait({query, gone}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        gone.cancel()
+        if not query.done():
+            query.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await query
+    if not query.done() or query.cancelled():
+        raise ApiError(499, "The client closed the connection before the query was answered.")
+    return query.result()
+
+
 async def run_query(
     request: Request,
     query: str,
@@ -157,7 +185,7 @@ async def run_query(
         if not admitted:
             raise ApiError(429, f"At most {limits.limit} queries at once per client.", {"Retry-After": "1"})
         try:
-            outcome: workers.Outcome = await state.sparql_pool.run(
+            return await _unless_gone(request, state.sparql_pool.run(
                 workers.Request(
                     query=query,
                     accept=accept,
@@ -168,8 +196,7 @@ async def run_query(
                     max_bytes=int(setting("SPARQL_MAX_RESPONSE")),
                 ),
                 client,
-            )
-            return outcome
+            ))  # fmt: skip
         except workers.QueryTimeout:
             raise ApiError(503, f"The query ran longer than {setting('SPARQL_TIMEOUT')} s and was stopped.") from None
         except workers.Busy:

@@ -51,9 +51,11 @@ def test_the_page_shows_generated_and_checked_chips_and_the_model_s_sparql(on: h
 
 
 def test_model_text_is_escaped_on_the_page(on: httpx.Client, sim: Sim) -> None:
-    sim.script({"content": "{s1} [S1] <img src=x onerror=alert(1)> works. [S1]"})
+    # markup in words the evidence holds passes the checker ("u" is no word of a claim): it must reach the page
+    # as text (a markup-only payload, <img src=x onerror=...>, is now refused: its words are in no source)
+    sim.script({"content": "{s1} [S1] <u>{s1}</u> [S1]"})
     html = on.get("/", params={"q": WEAK}).text
-    assert "<img src=x" not in html and "&lt;img src=x" in html
+    assert "Generated" in html and "<u>" not in html and "&lt;u&gt;" in html
 
 
 def test_provider_failures_leave_the_plan_as_it_was(on: httpx.Client, sim: Sim) -> None:

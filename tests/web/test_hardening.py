@@ -123,6 +123,25 @@ def test_a_client_past_its_budget_of_query_time_gets_a_429_with_retry_after(demo
     assert "query time" in third.json()["error"]["message"] and elsewhere.status_code == 200
 
 
+def test_a_client_that_gives_up_frees_its_slots_and_workers_at_once(hard: str) -> None:
+    """Issue 37: per-client slots outlasted their requests. A client that timed out (or closed the tab) left its
+    queries of death running, holding its slots and the workers, and its next query got 429."""
+    def give_up() -> str:
+        try:
+            httpx.get(hard + "/sparql", params={"query": DEATH}, timeout=0.7)
+            return "answered"
+        except httpx.TimeoutException:
+            return "gave up"
+
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(lambda _: give_up(), range(4))) == ["gave up"] * 4  # the client's 4 slots
+    time.sleep(0.3)
+    started = time.perf_counter()
+    answer = _get(hard, "ASK {}")
+    took = time.perf_counter() - started
+    assert answer.status_code == 200 and took < 0.5, (answer.status_code, took)  # its slots and workers are free
+
+
 def test_deep_nesting_is_a_400(hard: str) -> None:
     """Finding 6: 4,000 nested braces crashed a query worker with a stack overflow (a 500)."""
     deep = ["SELECT * WHERE " + "{" * 4000 + "}" * 4000, "SELECT * WHERE { FILTER(" + "(" * 5000 + ")" * 5000 + ") }"]
