@@ -186,7 +186,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         raw = kb.lexicon.extra["query-examples"]["works-using-skill"]
         query = kb.catalog.fill("works-using-skill", examples.values(kb.catalog["works-using-skill"], raw,
                                                                      kb.site.entity_base))  # fmt: skip
-        bench_sparql(_kb_path(args).resolve(), query, seconds=args.seconds)
+        return 0 if bench_sparql(_kb_path(args).resolve(), query, seconds=args.seconds) else 1
     elif args.what == "http":
         planner = _planner(args)
         bench_preview(planner)

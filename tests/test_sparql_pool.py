@@ -214,3 +214,30 @@ def test_a_client_s_use_of_query_time_counts_across_web_workers(tmp_path: Path) 
     finally:
         one.close()
         two.close()
+
+
+def test_a_full_queue_of_one_client_s_backlog_does_not_turn_another_client_away(demo_kb_path: Path) -> None:
+    """Issue 39, point 9: with the queue full of one client's queries, another client's query got 503 at once.
+    Now it takes the place of the heaviest waiter, and runs before the rest of the backlog."""
+    limits = Limits(size=1, timeout=1.5, queue=2, queue_wait=5, sandbox=False, share=0)
+    pool = Pool(str(demo_kb_path / STORE_DIR), {}, limits)
+
+    async def one(req: Request, client: str, after: float) -> str:
+        await asyncio.sleep(after)
+        try:
+            return str((await pool.run(req, client=client)).status)
+        except Busy:
+            return "busy"
+        except QueryTimeout:
+            return "timeout"
+
+    async def scene() -> list[str]:
+        return await asyncio.gather(one(KILLER, "backlog", 0), one(KILLER, "backlog", 0.1),
+                                    one(KILLER, "backlog", 0.2), one(ASK, "visitor", 0.5))  # fmt: skip
+
+    try:
+        running, first, second, visitor = asyncio.run(scene())
+        assert running == "timeout" and visitor == "200"
+        assert sorted([first, second]) == ["busy", "timeout"]  # one waiter made room; the other ran after
+    finally:
+        pool.close()

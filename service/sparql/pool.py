@@ -12,7 +12,8 @@ The scheduler is fair between clients, by the query time each used lately (servi
   death from many clients, a small query of another client runs within about that share;
 - a client whose use passed SPARQL_CLIENT_BUDGET gets 429 with Retry-After until it has decayed below;
 - a client that already runs a query may not take the last free worker;
-- waiting is bounded (SPARQL_QUEUE, SPARQL_QUEUE_WAIT).
+- waiting is bounded (SPARQL_QUEUE, SPARQL_QUEUE_WAIT); a newcomer to a full queue takes the place of the
+  waiter last in this order, if it comes before it.
 Without contention a query runs up to SPARQL_TIMEOUT, whoever sent it.
 """
 
@@ -190,9 +191,13 @@ class Pool:
                 self._idle.append(worker)
         if self._idle and self._may_take(client, len(self._idle)):
             return self._idle.pop()
-        if len(self._waiters) >= self.limits.queue:
-            raise Busy
         waiter = _Waiter(client, now, loop.create_future())
+        if len(self._waiters) >= self.limits.queue:  # full: the newcomer takes the place of a heavier waiter
+            worst = max(self._waiters, key=lambda w: self._order(w, now))
+            if self._order(worst, now) <= self._order(waiter, now):
+                raise Busy
+            self._waiters.remove(worst)
+            worst.granted.set_exception(Busy())
         self._waiters.append(waiter)
         deadline = now + self.limits.queue_wait
         got: Worker | None = None
@@ -209,8 +214,9 @@ class Pool:
         finally:
             if waiter in self._waiters:
                 self._waiters.remove(waiter)
-            if got is None and waiter.granted.done() and not waiter.granted.cancelled():
-                self._give(waiter.granted.result())  # granted as the wait ended, or as the caller went away
+            granted = waiter.granted
+            if got is None and granted.done() and not granted.cancelled() and granted.exception() is None:
+                self._give(granted.result())  # granted as the wait ended, or as the caller went away
 
     async def _replace(self, worker: Worker) -> Worker | None:
         """A new worker in place of this one, or None when none can be started now, or the pool is full again
