@@ -50,7 +50,7 @@ def free_port() -> int:
         return port
 
 
-CLIENTS = 256  # addresses bench sparql's requests come from
+CLIENTS = 65536  # addresses bench sparql's requests come from (few enough in flight to share one)
 
 
 @contextmanager
@@ -78,8 +78,9 @@ def _lua(paths: list[str], clients: int = 0) -> str:
     """wrk's script: rotate over the paths; with `clients`, each request says it comes from one of that many
     addresses (X-Forwarded-For, as a proxy in front of the server would); count every response by status."""
     quoted = ",\n".join('"' + p.replace("\\", "\\\\").replace('"', '\\"') + '"' for p in paths)
-    forwarded = (f"  wrk.headers['X-Forwarded-For'] = '10.' .. (i % {clients} // 65536) .. '.' .. "
-                 f"(i % {clients} // 256 % 256) .. '.' .. (i % {clients} % 256)\n") if clients else ""
+    forwarded = (f"  local c = i % {clients}\n"  # (wrk's Lua is 5.1: no integer division operator)
+                 "  wrk.headers['X-Forwarded-For'] = '10.' .. math.floor(c / 65536) .. '.' .. "
+                 "(math.floor(c / 256) % 256) .. '.' .. (c % 256)\n") if clients else ""
     return (
         "local paths = {\n" + quoted + "\n}\nlocal i = 0\nlocal threads = {}\n"
         "setup = function(thread)\n  table.insert(threads, thread)\nend\n"

@@ -64,7 +64,7 @@ SETTINGS: dict[str, Setting] = {
             "the store it opened; past it the query stops.",
         ),
         Setting("SPARQL_MAX_RESPONSE", "16777216", "Bytes a /sparql result may have; a longer one is cut and says so."),
-        Setting("SPARQL_QUEUE", "16", "Queries that may wait for a SPARQL worker in each web worker; more get 503."),
+        Setting("SPARQL_QUEUE", "64", "Queries that may wait for a SPARQL worker in each web worker; more get 503."),
         Setting("SPARQL_QUEUE_WAIT", "5", "Seconds a query may wait for a SPARQL worker; then 503 with Retry-After."),
         Setting(
             "SPARQL_FAIR_SHARE",

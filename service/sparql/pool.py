@@ -6,7 +6,7 @@ the web process) or the other workers.
 The scheduler is fair between clients, by the query time each used lately (service/sparql/usage.py):
 
 - a waiting query goes to the next free worker by its client's use (least first; queries that run count; the
-  newest between equals), so one client's backlog, or a burst of fresh clients, never holds the others;
+  earliest between equals), so one client's backlog never holds the others;
 - while queries wait and no worker is free, a query that has run SPARQL_FAIR_SHARE seconds is stopped (503 with
   Retry-After) for a waiting query of a client that has used at least that much less: under a flood of queries of
   death from many clients, a small query of another client runs within about that share;
@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
@@ -46,6 +47,7 @@ __all__ = [
 ]  # fmt: skip
 
 log = logging.getLogger("service.sparql.pool")
+MIN_GRAIN = 0.25  # seconds of use below which clients are equals in the queue (with no fair share set)
 POLL = 0.25  # seconds between a waiting query's looks for a query to stop, when none may be stopped yet
 
 
@@ -130,10 +132,11 @@ class Pool:
         return self.usage.used(client, now) + running
 
     def _order(self, waiter: _Waiter, now: float) -> tuple[float, float]:
-        """Which waiting query goes first: the one whose client used least; between equals (clients that used
-        nothing yet), the newest, as a congested queue should (adaptive LIFO): a burst of fresh clients queued
-        first cannot hold a newcomer behind all of them, and the oldest waiters are the likeliest gone."""
-        return self._rank(waiter.client, now), -waiter.arrived
+        """Which waiting query goes first: the one whose client used least, counted in whole shares (clients a few
+        milliseconds apart are equals); between equals, the earliest (first come, first served keeps the
+        slowest answers bounded when the server is saturated)."""
+        grain = max(self.limits.share, MIN_GRAIN)
+        return math.floor(self._rank(waiter.client, now) / grain), waiter.arrived
 
     def _may_take(self, client: str, free: int) -> bool:
         """Not the last free worker for a client that already has one running (unless the pool has one worker)."""

@@ -61,7 +61,7 @@ class Limits:
     size: int = 2
     timeout: float = 10.0
     memory_mb: int = 1024
-    queue: int = 16  # queries that may wait for a worker, per web process
+    queue: int = 64  # queries that may wait for a worker, per web process
     queue_wait: float = 5.0  # seconds a query may wait for one
     sandbox: bool = True
     share: float = 0.5  # seconds a query runs before a waiting query of a client that used less may stop it
