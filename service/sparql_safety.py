@@ -21,8 +21,14 @@ against a store while a loopback listener counts fetches: whatever this lets thr
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 UPDATE = {"INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY", "WITH"}
 MAX_DEPTH = 128  # brackets nested deeper are refused before parsing: Oxigraph's parser overflows its stack
@@ -144,20 +150,56 @@ def depth(text: str) -> tuple[int, int]:
     return deepest, where
 
 
+class _Memo:
+    """Outcomes of a pure function of a query's text, kept for the last `size` texts by a digest of the text (a
+    client's query repeats; keeping the texts themselves could hold megabytes)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._kept: OrderedDict[bytes, Any] = OrderedDict()
+
+    def get(self, text: str, compute: Callable[[str], T]) -> T:
+        key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        if key in self._kept:
+            self._kept.move_to_end(key)
+            found: T = self._kept[key]
+            return found
+        value = compute(text)
+        self._kept[key] = value
+        if len(self._kept) > self.size:
+            self._kept.popitem(last=False)
+        return value
+
+
+_checked, _dataset_named = _Memo(1024), _Memo(1024)
+
+
 def names_its_dataset(text: str) -> bool:
     """Whether the query says which graphs it reads (FROM or FROM NAMED): then the store's union default graph
     must not be imposed on it."""
+    return _dataset_named.get(text, _names_its_dataset)
+
+
+def _names_its_dataset(text: str) -> bool:
     return any(kind == "word" and token.upper() == "FROM" for kind, token, _ in _tokens(text))
 
 
 def check(query: str) -> None:
-    """Raise Refused for SERVICE in any reading, an update or LOAD, or brackets nested too deep to parse."""
+    """Raise Refused for SERVICE in any reading, an update or LOAD, or brackets nested too deep to parse. The
+    verdict on a text is kept: the same query asked again is not lexed again."""
+    refused = _checked.get(query, _verdict)
+    if refused is not None:
+        raise Refused(*refused)
+
+
+def _verdict(query: str) -> tuple[str, int] | None:
     for f in service_keywords(query):
-        raise Refused(f"SERVICE is not allowed on this endpoint (line {f.line}): it would fetch remote data.")
+        return f"SERVICE is not allowed on this endpoint (line {f.line}): it would fetch remote data.", 403
     for kind, token, at in _tokens(query):
         if kind == "word" and token.upper() in UPDATE:
-            raise Refused(f"{token.upper()} is an update and this endpoint is read-only (line {_line(query, at)}).")
+            return f"{token.upper()} is an update and this endpoint is read-only (line {_line(query, at)}).", 403
     deepest, where = depth(query)
     if deepest > MAX_DEPTH:
-        raise Refused(f"The query nests brackets {deepest} deep (line {_line(query, where)}); at most {MAX_DEPTH} "
-                      "levels are parsed.", status=400)  # fmt: skip
+        return (f"The query nests brackets {deepest} deep (line {_line(query, where)}); at most {MAX_DEPTH} "
+                "levels are parsed.", 400)  # fmt: skip
+    return None
