@@ -9,6 +9,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 
 import httpx
@@ -134,6 +135,27 @@ def test_a_slow_query_shows_it_runs_and_can_be_cancelled(page: Page) -> None:
     expect(cancel).to_be_hidden()
     expect(page.locator("#result-heading")).to_have_count(0)
     expect(page.get_by_role("button", name="Run")).to_be_enabled()
+
+
+def test_cancel_stops_the_query_at_the_server(page: Page, http: httpx.Client) -> None:
+    """Issue 38, point 3: Cancel stopped only the browser; the query ran on at the server to its time limit,
+    holding the visitor's slot and a worker. The visitor's slots (SPARQL_CLIENT_LIMIT, 3 here) are all taken by
+    three cancelled queries of death at once; the next query is answered at once only if the server stopped
+    them."""
+    _open(page)
+    _set(page, SLOW)
+    status = page.locator("#run-status")
+    for _ in range(3):
+        page.get_by_role("button", name="Run").click()
+        expect(status).to_contain_text("Running")
+        page.wait_for_timeout(300)
+        page.get_by_role("button", name="Cancel").click()
+        expect(status).to_have_text("Cancelled.")
+    expect(page.locator("#console-output")).to_contain_text("the server stopped it")
+    page.wait_for_timeout(300)
+    started = time.perf_counter()
+    answer = http.get("/sparql", params={"query": "ASK {}"})
+    assert answer.status_code == 200 and time.perf_counter() - started < 1.0, answer.text
 
 
 def test_history_lists_reopens_and_clears(page: Page) -> None:

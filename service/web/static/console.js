@@ -1,5 +1,5 @@
 // The SPARQL console, enhanced: the textarea becomes the CodeMirror editor of vendor/console-editor.js, queries
-// run on /sparql with fetch() (no reload; Cancel aborts), results are sorted and paged here, the browser keeps a
+// run on /sparql with fetch() (no reload; Cancel aborts, and the server stops a query whose client went away), results are sorted and paged here, the browser keeps a
 // history, and the code to run the query elsewhere is shown. Without this script the form runs the query on the
 // server (/console?query=) and the page shows the same table.
 (function () {
@@ -119,7 +119,7 @@
     } catch (err) {
       if (err.name === "AbortError") {
         status.textContent = "Cancelled.";
-        output.replaceChildren(note("The query was cancelled; nothing is shown. (The endpoint stops any query at its time limit.)"));
+        output.replaceChildren(note("The query was cancelled: the server stopped it, and nothing is shown."));
       } else {
         status.textContent = "";
         showError({ message: "The endpoint could not be reached: " + err.message }, 0);
