@@ -12,11 +12,11 @@ import contextlib
 import math
 from collections.abc import Coroutine
 from typing import Any
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlencode
 
 import pyoxigraph as ox
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from service.accept import choose
 from service.config import setting
@@ -24,6 +24,7 @@ from service.kb import KB
 from service.kb.remote import RemoteStore
 from service.kb.store import STORE_DIR
 from service.sparql import pool as workers
+from service.sparql import results
 from service.sparql.results import GRAPH_TYPES
 from service.sparql.usage import Usage
 from service.sparql_safety import Refused, check
@@ -212,6 +213,24 @@ async def run_query(
                            {"Retry-After": str(wait)}) from None  # fmt: skip
 
 
+RESULT_OFFERS = (*results.SELECT_TYPES, *GRAPH_TYPES)
+
+
+def _wants_a_page(request: Request) -> bool:
+    """A person in a browser gets the console with the query, not raw XML: a navigation (Sec-Fetch-Dest:
+    document, which every current browser sends) preferring HTML to every result format, or a request that
+    accepts HTML and no result format at all (instead of 406). Clients that merely list text/html first (Java's
+    default Accept) still get results."""
+    accept = request.headers.get("accept", "")
+    if (
+        not accept.strip()
+        or choose(accept, ("text/html", *RESULT_OFFERS), "application/sparql-results+json") != "text/html"
+    ):
+        return False
+    navigating = request.headers.get("sec-fetch-dest") == "document"
+    return navigating or choose(accept, RESULT_OFFERS, "application/sparql-results+json") is None
+
+
 async def endpoint(request: Request) -> Response:
     if request.method == "OPTIONS":
         allow = {"Access-Control-Allow-Methods": "GET, POST, OPTIONS", "Access-Control-Allow-Headers": "Content-Type"}
@@ -220,6 +239,9 @@ async def endpoint(request: Request) -> Response:
     if "update" in params or "using-graph-uri" in params or "using-named-graph-uri" in params:
         raise ApiError(403, "This endpoint is read-only: updates are refused.")
     query = _one(params, "query")
+    if request.method == "GET" and not any(params.get(k) for k in FORMAT_PARAMS) and _wants_a_page(request):
+        target = "/console" + (f"?{urlencode({'query': query})}" if query else "")  # a person, in a browser
+        return RedirectResponse(target, status_code=303, headers=CORS | {"Vary": "Accept, Sec-Fetch-Dest"})
     if query is None:
         return description(request)
     if not query.strip():
@@ -233,7 +255,7 @@ async def endpoint(request: Request) -> Response:
         body = error_body(outcome.status, outcome.message + where)
         body["error"] |= {"line": outcome.line, "column": outcome.column}
         return JSONResponse(body, status_code=outcome.status, headers=CORS)
-    headers = CORS | {"X-SPARQL-Rows": str(outcome.rows), "Vary": "Accept"}
+    headers = CORS | {"X-SPARQL-Rows": str(outcome.rows), "Vary": "Accept, Sec-Fetch-Dest"}
     if fmt and params.get("format"):
         headers["Content-Disposition"] = f'attachment; filename="results.{FORMATS[fmt][1]}"'
     if outcome.truncated:
@@ -270,7 +292,7 @@ def description(request: Request) -> Response:
     chosen = choose(request.headers.get("accept", ""), GRAPH_TYPES, "text/turtle") or "text/turtle"
     fmt = GRAPH_TYPES[chosen]
     body = ox.serialize(triples, format=fmt, prefixes=VOID_PREFIXES if fmt == ox.RdfFormat.TURTLE else None)
-    return Response(body or b"", media_type=chosen, headers=CORS | {"Vary": "Accept"})
+    return Response(body or b"", media_type=chosen, headers=CORS | {"Vary": "Accept, Sec-Fetch-Dest"})
 
 
 def _dataset(sd: ox.BlankNode, kb: KB, here: str) -> list[ox.Triple]:

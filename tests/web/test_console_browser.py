@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from urllib.parse import quote
 
 import httpx
 import pytest
@@ -156,6 +157,16 @@ def test_cancel_stops_the_query_at_the_server(page: Page, http: httpx.Client) ->
     started = time.perf_counter()
     answer = http.get("/sparql", params={"query": "ASK {}"})
     assert answer.status_code == 200 and time.perf_counter() - started < 1.0, answer.text
+
+
+def test_sparql_opened_in_the_browser_is_the_console_with_the_query(page: Page) -> None:
+    """Issue 38, point 5: a /sparql link opened in a browser showed raw XML."""
+    page.goto("/sparql?query=" + quote("ASK { ?s ?p ?o }"))
+    assert "/console?query=" in page.url
+    expect(page.locator(".cm-editor")).to_be_visible()
+    assert "ASK { ?s ?p ?o }" in _value(page)
+    page.get_by_role("button", name="Run").click()
+    expect(page.locator("p.boolean")).to_have_text("true")
 
 
 def test_history_lists_reopens_and_clears(page: Page) -> None:

@@ -196,3 +196,24 @@ def test_the_service_description_is_complete(http: httpx.Client, media: str) -> 
     assert str(g.value(service, rdflib.RDFS.seeAlso)).endswith("/.well-known/void")
     assert len(list(g.objects(dataset, VOID.dataDump))) == 6
     assert list(ox.parse(response.content, format=ox.RdfFormat.from_media_type(media)))  # pyoxigraph reads it too
+
+
+BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8"
+
+
+@pytest.mark.parametrize(("headers", "params", "where"), [
+    ({"Accept": BROWSER, "Sec-Fetch-Dest": "document"}, {"query": SELECT}, "/console?query="),
+    ({"Accept": BROWSER, "Sec-Fetch-Dest": "document"}, {}, "/console"),
+    ({"Accept": "text/html"}, {"query": SELECT}, "/console?query="),  # was 406
+])  # fmt: skip
+def test_a_person_in_a_browser_gets_the_console(http: httpx.Client, headers: dict[str, str], params: dict[str, str],
+                                                where: str) -> None:  # fmt: skip
+    """Issue 38, point 5: /sparql in a browser showed raw XML (with a query) or Turtle (without one)."""
+    response = http.get("/sparql", params=params, headers=headers)
+    assert response.status_code == 303 and response.headers["location"].startswith(where)
+    assert "Sec-Fetch-Dest" in response.headers["vary"]
+    if params:
+        followed = http.get(response.headers["location"], headers=headers)
+        assert followed.status_code == 200 and "<textarea" in followed.text
+    downloaded = http.get("/sparql", params={**params, "format": "json"}, headers=headers)
+    assert downloaded.status_code == 200  # a download link still downloads
