@@ -280,6 +280,30 @@ def test_the_code_snippets_run(page: Page, server: str) -> None:
     assert page.evaluate(f"async () => {{ {js} }}") and len(page.evaluate(f"async () => {{ {js} }}")) == 3
 
 
+GRAPH_QUERY = ("PREFIX pf: <https://folio.example/ns#>\n# not a SELECT\n"
+               "CONSTRUCT { ?w a pf:Work } WHERE { ?w a pf:Work } LIMIT 3")
+
+
+@pytest.mark.parametrize(("query", "printed"), [(GRAPH_QUERY, "Work"), ("ASK { ?s ?p ?o }", "True")],
+                         ids=["construct", "ask"])  # fmt: skip
+def test_the_code_snippets_fit_the_query_form(page: Page, query: str, printed: str) -> None:
+    """Issue 38, point 4: for a CONSTRUCT the curl snippet got 406 and the others read `results.bindings`."""
+    _open(page)
+    _set(page, query)
+    page.locator("#snippets summary").click()
+    expect(page.locator("#snippet-python")).to_contain_text(query.splitlines()[-1])
+    for snippet in ("#snippet-python", "#snippet-rdflib"):
+        code = page.locator(snippet).inner_text()
+        done = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0 and printed in done.stdout, (snippet, done.stderr)
+    curl = page.locator("#snippet-curl").inner_text()
+    done = subprocess.run(["bash", "-c", curl + " -w '\\n%{http_code}'"], check=False, capture_output=True, text=True,
+                          timeout=60)  # fmt: skip
+    assert done.stdout.rstrip().endswith("200"), done.stdout
+    js = page.locator("#snippet-js").inner_text().replace("console.log(", "return (")
+    assert printed.lower() in str(page.evaluate(f"async () => {{ {js} }}")).lower()
+
+
 def test_on_a_phone_the_console_fits_and_shows_only_what_applies(browser: Browser, server: str) -> None:
     context = browser.new_context(base_url=server, viewport={"width": 390, "height": 844})
     page = context.new_page()

@@ -349,24 +349,48 @@
     snippetTimer = setTimeout(renderSnippets, 250);
   }
 
+  // The query's form (SELECT, ASK, CONSTRUCT or DESCRIBE): its first keyword outside IRIs, strings and comments.
+  function queryForm(text) {
+    const bare = text.replace(/<[^<>\s]*>/g, " ")
+      .replace(/"""[\s\S]*?"""|'''[\s\S]*?'''|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, " ")
+      .replace(/#[^\n]*/g, " ");
+    const m = /\b(SELECT|ASK|CONSTRUCT|DESCRIBE)\b/i.exec(bare);
+    return m ? m[1].toUpperCase() : "SELECT";
+  }
+
   function renderSnippets() {
     const q = editor.value.trim() + "\n";
+    const form = queryForm(q);
+    const graph = form === "CONSTRUCT" || form === "DESCRIBE";
+    const accept = graph ? "text/turtle" : "application/sparql-results+json";
+    const endpoint = JSON.stringify(ENDPOINT);
+    const python = "from SPARQLWrapper import SPARQLWrapper, " + (graph ? "TURTLE" : "JSON") +
+      "  # pip install SPARQLWrapper\n\nsparql = SPARQLWrapper(" + endpoint + ")\nsparql.setQuery(" + pyString(q) + ")\n";
+    const rdflib = "from rdflib.plugins.stores.sparqlstore import SPARQLStore  # pip install rdflib\n\n";
+    const js = "const response = await fetch(" + endpoint + ", {\n  method: \"POST\",\n" +
+      "  headers: { \"Content-Type\": \"application/sparql-query\", Accept: \"" + accept + "\" },\n" +
+      "  body: " + JSON.stringify(q) + ",\n});\n";
+    const snippets = graph ? {
+      python: python + "sparql.setReturnFormat(TURTLE)\nprint(sparql.queryAndConvert().decode())\n",
+      rdflib: rdflib + "store = SPARQLStore(" + endpoint + ")\nfor triple in store.query(" + pyString(q) + "):\n    print(triple)\n",
+      js: js + "console.log(await response.text());\n",
+    } : form === "ASK" ? {
+      python: python + "sparql.setReturnFormat(JSON)\nprint(sparql.queryAndConvert()[\"boolean\"])\n",
+      rdflib: rdflib + "store = SPARQLStore(" + endpoint + ")\nprint(store.query(" + pyString(q) + ").askAnswer)\n",
+      js: js + "const { boolean } = await response.json();\nconsole.log(boolean);\n",
+    } : {
+      python: python + "sparql.setReturnFormat(JSON)\nfor row in sparql.queryAndConvert()[\"results\"][\"bindings\"]:\n" +
+        "    print({name: term[\"value\"] for name, term in row.items()})\n",
+      rdflib: rdflib + "store = SPARQLStore(" + endpoint + ", returnFormat=\"json\")\n" +
+        "for row in store.query(" + pyString(q) + "):\n    print(row)\n",
+      js: js + "const { results } = await response.json();\n" +
+        "console.table(results.bindings.map((row) => Object.fromEntries(Object.entries(row).map(([k, t]) => [k, t.value]))));\n",
+    };
     document.getElementById("snippet-curl").textContent =
-      "curl -s " + ENDPOINT + " \\\n  -H 'Accept: application/sparql-results+json' \\\n  --data-urlencode " + shell("query=" + q);
-    document.getElementById("snippet-python").textContent =
-      "from SPARQLWrapper import SPARQLWrapper, JSON  # pip install SPARQLWrapper\n\n" +
-      "sparql = SPARQLWrapper(" + JSON.stringify(ENDPOINT) + ")\nsparql.setQuery(" + pyString(q) + ")\n" +
-      "sparql.setReturnFormat(JSON)\nfor row in sparql.queryAndConvert()[\"results\"][\"bindings\"]:\n" +
-      "    print({name: term[\"value\"] for name, term in row.items()})\n";
-    document.getElementById("snippet-rdflib").textContent =
-      "from rdflib.plugins.stores.sparqlstore import SPARQLStore  # pip install rdflib\n\n" +
-      "store = SPARQLStore(" + JSON.stringify(ENDPOINT) + ", returnFormat=\"json\")\n" +
-      "for row in store.query(" + pyString(q) + "):\n    print(row)\n";
-    document.getElementById("snippet-js").textContent =
-      "const response = await fetch(" + JSON.stringify(ENDPOINT) + ", {\n  method: \"POST\",\n" +
-      "  headers: { \"Content-Type\": \"application/sparql-query\", Accept: \"application/sparql-results+json\" },\n" +
-      "  body: " + JSON.stringify(q) + ",\n});\nconst { results } = await response.json();\n" +
-      "console.table(results.bindings.map((row) => Object.fromEntries(Object.entries(row).map(([k, t]) => [k, t.value]))));\n";
+      "curl -s " + ENDPOINT + " \\\n  -H 'Accept: " + accept + "' \\\n  --data-urlencode " + shell("query=" + q);
+    document.getElementById("snippet-python").textContent = snippets.python;
+    document.getElementById("snippet-rdflib").textContent = snippets.rdflib;
+    document.getElementById("snippet-js").textContent = snippets.js;
   }
 
   // --- the page as the server rendered it -----------------------------------------------------------------------
