@@ -171,7 +171,7 @@ def _write(
         rows: list[results.Row] = [[values[i] for i in columns] for values in solutions]
         body = results.select(variables, rows, results.SELECT_TYPES[media])
         return Outcome(200, media, body, rows=len(rows), truncated=bool(cut), cut_by=cut)
-    media = choose(req.accept, results.GRAPH_TYPES, "text/turtle")
+    media = choose(req.accept, results.GRAPH_TYPES, "text/turtle") or _graph_for(req.accept)
     if media is None:
         return Outcome(406, message="CONSTRUCT and DESCRIBE results are offered as " + ", ".join(results.GRAPH_TYPES))
     triples, cut = take(result, req.row_cap, req.max_bytes, lambda t: len(str(t)))
@@ -190,6 +190,15 @@ def _address_space() -> int:
     except (OSError, ValueError):
         pass
     return 0
+
+
+def _graph_for(accept: str) -> str | None:
+    """A graph format for a client that asked a CONSTRUCT or DESCRIBE in a result format (rdflib's SPARQLStore
+    set to JSON asks every query in SPARQL JSON): the graph format of the same family, rather than 406."""
+    asked = choose(accept, results.SELECT_TYPES, "application/sparql-results+json")
+    if asked is None:
+        return None
+    return {"json": "application/ld+json", "xml": "application/rdf+xml"}.get(results.SELECT_TYPES[asked], "text/turtle")
 
 
 def serve(store: ox.Store | None, source: Source, prefixes: dict[str, str], conn: Connection, limits: Limits) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import warnings
 from typing import Any
 from xml.dom.minidom import Document
 
@@ -217,3 +218,15 @@ def test_a_person_in_a_browser_gets_the_console(http: httpx.Client, headers: dic
         assert followed.status_code == 200 and "<textarea" in followed.text
     downloaded = http.get("/sparql", params={**params, "format": "json"}, headers=headers)
     assert downloaded.status_code == 200  # a download link still downloads
+
+
+@pytest.mark.parametrize("fmt", ["json", "xml", "csv", "tsv"])
+def test_rdflib_sparqlstore_gets_a_graph_whatever_result_format_it_is_set_to(server: str, fmt: str) -> None:
+    """Issue 38, point 7: rdflib's SPARQLStore asks every query in its result format; a CONSTRUCT asked in SPARQL
+    JSON got 406. It now gets the graph format of the same family (JSON-LD, RDF/XML, else Turtle)."""
+    from rdflib.plugins.stores.sparqlstore import SPARQLStore  # noqa: PLC0415  # a test-only client
+
+    store = SPARQLStore(server + "/sparql", returnFormat=fmt)
+    with warnings.catch_warnings():  # rdflib's JSON-LD parser uses its own deprecated ConjunctiveGraph
+        warnings.simplefilter("ignore", DeprecationWarning)
+        assert len(list(store.query(CONSTRUCT))) == 7
