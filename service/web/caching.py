@@ -1,11 +1,13 @@
-"""Headers every public response carries: CORS, and for read-only GETs an ETag and Cache-Control, answering 304.
+"""Headers every public response carries: CORS, and for read-only GETs an ETag, Last-Modified and Cache-Control,
+answering 304.
 
 The KB changes only when a new build lands, so a read-only page, an entity, a /sparql result or a dump is the
 same until then: its ETag is the build's digest (with a stamp of the app's templates and static files, and the
 media type, so a new build, a new release of the pages, or another representation each get another tag). A
-request whose If-None-Match holds the current tag gets 304 and no body. The app reloads a new build on its
-own (service/web/app.py); the tag is read from the build served at the time of the response, so it changes
-with it.
+request whose If-None-Match holds the current tag gets 304 and no body; without If-None-Match, so does one whose
+If-Modified-Since is not before Last-Modified (the later of the build's time and the pages'). The app reloads a
+new build on its own (service/web/app.py); the tag is read from the build served at the time of the response,
+so it changes with it.
 
 What is cached is the list below: paths that answer the same thing to everyone for one build. The ask page
 with a question (`/?q=`), the JSON API, the owner's pages and the health checks are never cached (each ask is
@@ -17,6 +19,8 @@ owner's pages (/-/) are left without it.
 from __future__ import annotations
 
 import hashlib
+from datetime import UTC, datetime
+from email.utils import format_datetime, parsedate_to_datetime
 from pathlib import Path
 
 from starlette.datastructures import Headers, MutableHeaders
@@ -47,6 +51,25 @@ def _code_stamp() -> str:
 
 
 CODE_STAMP = _code_stamp()
+CODE_TIME = max((p.stat().st_mtime for p in (*WEB.glob("templates/*"), *WEB.glob("static/*")) if p.is_file()),
+                default=0.0)  # fmt: skip
+
+
+def last_modified(built_at: str) -> datetime | None:
+    """When a representation last changed: the later of the build and the app's pages (to the second)."""
+    try:
+        built = datetime.fromisoformat(built_at)
+    except ValueError:
+        return None
+    return max(built, datetime.fromtimestamp(int(CODE_TIME), UTC))
+
+
+def _not_modified_since(asked: str, changed: datetime) -> bool:
+    try:
+        since = parsedate_to_datetime(asked)
+    except (TypeError, ValueError):
+        return False  # a date that cannot be read is ignored (RFC 9110 13.1.3)
+    return since.tzinfo is not None and changed <= since
 
 
 def entity_tag(build: str, media: str) -> str:
@@ -124,7 +147,14 @@ class PublicHeaders:
             return False
         tag = entity_tag(build, headers.get("content-type", ""))
         headers["etag"] = tag
+        changed = last_modified(str(getattr(kb, "manifest", {}).get("built_at", "")))
+        if changed is not None:
+            headers["last-modified"] = format_datetime(changed, usegmt=True)
         if "cache-control" not in headers:
             headers["cache-control"] = f"public, max-age={int(setting('CACHE_MAX_AGE'))}"
-        asked = Headers(scope=scope).get("if-none-match")
-        return asked is not None and _matches(asked, tag)
+        request = Headers(scope=scope)
+        asked = request.get("if-none-match")
+        if asked is not None:  # the tag decides when the request has one (RFC 9110 13.2.2)
+            return _matches(asked, tag)
+        since = request.get("if-modified-since")
+        return since is not None and changed is not None and _not_modified_since(since, changed)

@@ -30,11 +30,14 @@ ALLOWED = "GET, HEAD, OPTIONS"
 
 
 def negotiate(request: Request) -> str:
-    """The media type to answer with: ?format= first, then the Accept header by quality, HTML by default."""
+    """The media type to answer with: ?format= first (html or an RDF extension), then the Accept header by quality,
+    HTML by default."""
     fmt = request.query_params.get("format")
     if fmt:
+        if fmt.lower() in ("html", "htm"):  # the page itself, as the Link header's first alternate names it
+            return "text/html"
         if fmt not in BY_EXTENSION:
-            raise ApiError(406, f"format={fmt!r} is not offered: use one of {', '.join(BY_EXTENSION)}.")
+            raise ApiError(406, f"format={fmt!r} is not offered: use one of html, {', '.join(BY_EXTENSION)}.")
         return BY_EXTENSION[fmt]
     offers = {"text/html": None, "application/xhtml+xml": None, **FORMATS, PLAIN_JSON: None}
     media = choose(request.headers.get("accept", ""), offers, "text/html")

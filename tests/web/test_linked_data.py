@@ -11,6 +11,8 @@ import json
 import re
 import time
 from collections.abc import Iterator
+from datetime import datetime, timedelta
+from email.utils import format_datetime, parsedate_to_datetime
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -216,6 +218,28 @@ def test_read_only_responses_have_an_etag_and_answer_304(site: Site, path: str) 
     again = site.client.get(url, headers={"If-None-Match": tag})
     assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == tag
     assert site.client.get(url, headers={"If-None-Match": 'W/"another"'}).status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/id/{p}", "/dump/stated.nt.gz", "/.well-known/void"])
+def test_read_only_responses_have_a_last_modified_and_answer_if_modified_since(site: Site, path: str) -> None:
+    """Issue 38, point 7: If-Modified-Since got 200 (no Last-Modified): clients that revalidate by date refetched."""
+    url = path.format(p=person(site))
+    first = site.client.get(url)
+    changed = parsedate_to_datetime(first.headers["last-modified"])
+    assert changed >= datetime.fromisoformat(site.kb.manifest["built_at"])
+    same = site.client.get(url, headers={"If-Modified-Since": first.headers["last-modified"]})
+    assert same.status_code == 304 and same.content == b""
+    earlier = format_datetime(changed - timedelta(days=1), usegmt=True)
+    assert site.client.get(url, headers={"If-Modified-Since": earlier}).status_code == 200
+    assert site.client.get(url, headers={"If-Modified-Since": "yesterday"}).status_code == 200  # unreadable: ignored
+    tagged = {"If-Modified-Since": first.headers["last-modified"], "If-None-Match": 'W/"another"'}
+    assert site.client.get(url, headers=tagged).status_code == 200  # the tag decides when there is one
+
+
+def test_format_html_is_the_page(site: Site) -> None:
+    """Issue 38, point 7: ?format=html was 406."""
+    response = site.client.get(f"/id/{person(site)}", params={"format": "html"}, headers={"Accept": "text/turtle"})
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
 
 
 def test_other_representations_have_other_tags(site: Site) -> None:
