@@ -1,6 +1,7 @@
 """The whole graph as files, written at build time: each named graph of the KB (the ontology, the stated data and
-what OWL 2 RL inferred from them, kept apart) as gzipped N-Triples and Turtle, with its triple count, size and
-SHA-256 recorded in the manifest, so a crawler can take everything in one request and check what it took.
+what OWL 2 RL inferred from them, kept apart) as gzipped N-Triples and Turtle, and all of them in one file as
+N-Quads and TriG (each triple in its graph), each with its triple count, size and SHA-256 recorded in the
+manifest, so a crawler can take everything in one request and check what it took.
 
 The files are the same bytes for the same inputs (sorted N-Triples, blank nodes labelled canonically, gzip
 without a time stamp), so two builds of one set of inputs publish one digest. They are written into the build's
@@ -27,6 +28,10 @@ SERIALIZATIONS = {  # extension: (media type, pyoxigraph format)
     "nt": ("application/n-triples", ox.RdfFormat.N_TRIPLES),
     "ttl": ("text/turtle", ox.RdfFormat.TURTLE),
 }
+DATASET_SERIALIZATIONS = {  # the whole dataset in one file
+    "nq": ("application/n-quads", ox.RdfFormat.N_QUADS),
+    "trig": ("application/trig", ox.RdfFormat.TRIG),
+}
 
 
 def _sorted_ntriples(graph: rdflib.Graph) -> bytes:
@@ -48,6 +53,7 @@ def write_dumps(directory: Path, graphs: dict[str, rdflib.Graph], entity_base: s
     """Write every graph in both serializations; returns the manifest's `dumps` entry, by file name."""
     directory.mkdir()
     listed: dict[str, Any] = {}
+    quads: list[ox.Quad] = []
     prefixes = PREFIXES | {"id": entity_base}
     for role, graph in graphs.items():
         nt = _sorted_ntriples(graph)
@@ -57,4 +63,10 @@ def write_dumps(directory: Path, graphs: dict[str, rdflib.Graph], entity_base: s
             body = nt if ext == "nt" else (ox.serialize(triples, format=fmt, prefixes=prefixes) or b"")
             listed[name] = {"graph": GRAPHS[role], "role": role, "media_type": media, "encoding": "gzip",
                             "triples": len(triples), **_write(directory / name, body)}  # fmt: skip
+        quads += [ox.Quad(t.subject, t.predicate, t.object, ox.NamedNode(GRAPHS[role])) for t in triples]
+    for ext, (media, fmt) in DATASET_SERIALIZATIONS.items():  # every graph in one file, each triple in its graph
+        name = f"all.{ext}.gz"
+        body = ox.serialize(quads, format=fmt, prefixes=prefixes if fmt == ox.RdfFormat.TRIG else None) or b""
+        listed[name] = {"graph": None, "role": "all", "media_type": media, "encoding": "gzip",
+                        "triples": len(quads), **_write(directory / name, body)}  # fmt: skip
     return listed

@@ -9,7 +9,8 @@ from typing import Any
 from service.kb.sources import Sources
 
 MANIFEST = "manifest.json"
-FORMAT = 2  # bump when the layout of a built KB changes, so `build --if-stale` rebuilds (2: the dump, dump/*.gz)
+FORMAT = 3  # bump when the layout of a built KB changes, so `build --if-stale` rebuilds (2: the dump, dump/*.gz;
+#            3: the whole dataset in one file, dump/all.nq.gz and all.trig.gz)
 
 
 def write_manifest(directory: Path, manifest: dict[str, Any]) -> None:

@@ -22,6 +22,7 @@ from service.kb.dump import DUMP_DIR, GRAPHS
 from service.sparql.results import GRAPH_TYPES
 from service.vocab import PF, PREFIXES
 from service.web.errors import ApiError
+from service.web.templating import page
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 VOID = "http://rdfs.org/ns/void#"
@@ -92,22 +93,22 @@ def dataset_triples(kb: KB, endpoint: str) -> list[ox.Triple]:
         if sizes[role] is not None:
             out.append(ox.Triple(subset, _n(VOID + "triples"), _int(int(sizes[role]))))
         for name, d in dumps(kb).items():
-            if d["role"] != role:
-                continue
-            file = _n(f"{base}{DUMP_DIR}/{name}")
-            checksum = ox.BlankNode()
-            out += [
-                ox.Triple(ds, _n(VOID + "dataDump"), file),
-                ox.Triple(subset, _n(VOID + "dataDump"), file),
-                ox.Triple(file, _n(DCTERMS + "format"), ox.Literal(d["media_type"])),
-                ox.Triple(file, _n(DCAT + "mediaType"), ox.Literal(d["media_type"])),
-                ox.Triple(file, _n(DCAT + "compressFormat"), ox.Literal("application/gzip")),
-                ox.Triple(file, _n(DCAT + "byteSize"), _int(int(d["bytes"]))),
-                ox.Triple(file, _n(VOID + "triples"), _int(int(d["triples"]))),
-                ox.Triple(file, _n(SPDX + "checksum"), checksum),
-                ox.Triple(checksum, _n(SPDX + "algorithm"), _n(SPDX + "checksumAlgorithm_sha256")),
-                ox.Triple(checksum, _n(SPDX + "checksumValue"), _hex(d["sha256"])),
-            ]  # fmt: skip
+            if d["role"] == role:
+                out += [ox.Triple(subset, _n(VOID + "dataDump"), _n(f"{base}{DUMP_DIR}/{name}"))]
+    for name, d in dumps(kb).items():
+        file = _n(f"{base}{DUMP_DIR}/{name}")
+        checksum = ox.BlankNode()
+        out += [
+            ox.Triple(ds, _n(VOID + "dataDump"), file),
+            ox.Triple(file, _n(DCTERMS + "format"), ox.Literal(d["media_type"])),
+            ox.Triple(file, _n(DCAT + "mediaType"), ox.Literal(d["media_type"])),
+            ox.Triple(file, _n(DCAT + "compressFormat"), ox.Literal("application/gzip")),
+            ox.Triple(file, _n(DCAT + "byteSize"), _int(int(d["bytes"]))),
+            ox.Triple(file, _n(VOID + "triples"), _int(int(d["triples"]))),
+            ox.Triple(file, _n(SPDX + "checksum"), checksum),
+            ox.Triple(checksum, _n(SPDX + "algorithm"), _n(SPDX + "checksumAlgorithm_sha256")),
+            ox.Triple(checksum, _n(SPDX + "checksumValue"), _hex(d["sha256"])),
+        ]  # fmt: skip
     return out
 
 
@@ -131,12 +132,17 @@ async def void(request: Request) -> Response:
 
 
 async def dump_listing(request: Request) -> Response:
-    """Every dump file with its graph, format, triple count, size and SHA-256, as JSON."""
+    """Every dump file with its graph, format, triple count, size and SHA-256: JSON, or a page for a browser
+    (Accept preferring HTML; ?format=json or html says which)."""
     kb: KB = request.app.state.kb
     base = kb.site.public_base
     files = [{"name": name, "url": f"{base}{DUMP_DIR}/{name}", **d} for name, d in sorted(dumps(kb).items())]
-    return JSONResponse({"build": kb.digest, "built_at": kb.manifest.get("built_at"), "files": files,
-                         "void": base + VOID_PATH})  # fmt: skip
+    doc = {"build": kb.digest, "built_at": kb.manifest.get("built_at"), "files": files, "void": base + VOID_PATH}
+    asked = request.query_params.get("format", "")
+    chosen = choose(request.headers.get("accept", ""), ("application/json", "text/html"), "application/json")
+    if asked == "html" or (asked != "json" and chosen == "text/html"):
+        return page(request, "dumps.html", doc, headers={"Vary": "Accept"})
+    return JSONResponse(doc, headers={"Vary": "Accept"})
 
 
 async def dump_file(request: Request) -> Response:

@@ -11,7 +11,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page
 
 AXE = Axe()
-PAGES = ["home", "answer", "not covered", "wiki", "wiki answered", "entity", "console"]
+PAGES = ["home", "answer", "not covered", "wiki", "wiki answered", "entity", "console", "dumps"]
 Scheme = Literal["light", "dark"]
 
 
@@ -48,6 +48,9 @@ def _visit(page: Page, which: str) -> None:
         page.get_by_role("link", name="About").click()
     elif which == "console":
         page.goto("/console")
+    elif which == "dumps":
+        page.goto("/dump/")
+        assert page.locator("table.dumps a[download]").count() >= 8  # the page a browser gets, not JSON
     page.wait_for_load_state("networkidle")
 
 

@@ -10,6 +10,7 @@ import hashlib
 import json
 import re
 import time
+from collections import Counter
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from email.utils import format_datetime, parsedate_to_datetime
@@ -109,20 +110,37 @@ def test_cors_on_every_error(site: Site) -> None:
 def test_the_dump_is_whole_apart_by_graph_and_checked_by_its_digest(site: Site) -> None:
     listing = site.client.get("/dump/").json()
     files = {f["name"]: f for f in listing["files"]}
-    assert set(files) == {f"{g}.{e}.gz" for g in ("ontology", "stated", "inferred") for e in ("nt", "ttl")}
+    by_graph = {f"{g}.{e}.gz" for g in ("ontology", "stated", "inferred") for e in ("nt", "ttl")}
+    assert set(files) == by_graph | {"all.nq.gz", "all.trig.gz"}  # and every graph in one file (issue 38)
     counts = site.kb.manifest["counts"]["triples"]
+    formats = {"nt": ox.RdfFormat.N_TRIPLES, "ttl": ox.RdfFormat.TURTLE, "nq": ox.RdfFormat.N_QUADS,
+               "trig": ox.RdfFormat.TRIG}  # fmt: skip
     for name, f in files.items():
         response = site.client.get(site.local(f["url"]))
         assert response.status_code == 200 and response.headers["content-type"] == "application/gzip"
         assert len(response.content) == f["bytes"]
         assert hashlib.sha256(response.content).hexdigest() == f["sha256"]
-        fmt = ox.RdfFormat.N_TRIPLES if name.endswith(".nt.gz") else ox.RdfFormat.TURTLE
-        triples = list(ox.parse(gzip.decompress(response.content), format=fmt))
-        assert len(triples) == f["triples"] == counts[f["role"]], name
+        parsed = list(ox.parse(gzip.decompress(response.content), format=formats[name.split(".")[1]]))
+        if f["role"] == "all":  # each triple in its own graph
+            role_of = {g["graph"]: g["role"] for g in files.values() if g["role"] != "all"}
+            per_role = Counter(role_of[q.graph_name.value] for q in parsed)
+            assert len(parsed) == f["triples"] == counts["store"], name
+            assert all(per_role[role] == counts[role] for role in ("ontology", "stated", "inferred")), per_role
+        else:
+            assert len(parsed) == f["triples"] == counts[f["role"]], name
     total = site.client.get("/sparql", params={"query": "SELECT (COUNT(*) AS ?n) { ?s ?p ?o }"}).json()
     assert sum(counts[r] for r in ("ontology", "stated", "inferred")) == counts["store"]
     assert int(total["results"]["bindings"][0]["n"]["value"]) == counts["store"]  # nothing cut, nothing missing
     assert site.client.get("/dump/nope.nt.gz").status_code == 404
+
+
+def test_the_dump_listing_is_a_page_for_a_browser_and_json_for_a_program(site: Site) -> None:
+    """Issue 38, point 7: /dump/ was JSON even for a browser."""
+    browser = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
+    html = site.client.get("/dump/", headers=browser)
+    assert html.headers["content-type"].startswith("text/html") and "all.nq.gz" in html.text
+    assert site.client.get("/dump/", headers={"Accept": "*/*"}).json()["files"]
+    assert site.client.get("/dump/", params={"format": "json"}, headers=browser).json()["files"]
 
 
 def test_void_describes_the_dataset_and_its_dumps(site: Site) -> None:
