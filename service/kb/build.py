@@ -188,6 +188,12 @@ def _counts(checked: Checked, inferred: rdflib.Graph, total: int, passages: int)
     tier = rdflib.URIRef(PF + "tier")
     tiers = Counter(int(str(o)) for o in data.objects(None, tier))
     months = list(data.objects(None, rdflib.URIRef(PF + "activeMonth")))
+    graphs = (checked.ontology.graph, data, inferred)
+    typed: dict[str, set[Any]] = {}
+    for g in graphs:
+        for s, o in g.subject_objects(rdflib.RDF.type):
+            typed.setdefault(str(o), set()).add(s)
+    per_property = Counter(str(p) for g in graphs for p in g.predicates())
     years = sorted({str(m)[:4] for m in months})
     return {
         "triples": {
@@ -198,6 +204,9 @@ def _counts(checked: Checked, inferred: rdflib.Graph, total: int, passages: int)
         },
         "entities": len(entities),
         "entities_per_class": dict(sorted(per_class.items())),
+        # VoID's partitions of the whole store: typed resources per class, triples per property
+        "class_partitions": {c: len(members) for c, members in sorted(typed.items())},
+        "property_partitions": dict(sorted(per_property.items())),
         "works_per_tier": {str(k): v for k, v in sorted(tiers.items())},
         "activity_months": len(months),
         "activity_years": f"{years[0]}-{years[-1]}" if years else "",

@@ -1,5 +1,5 @@
-"""data/site.yaml: the portfolio's name, its person, the base of its entity IRIs, its public contact, and how
-the engine speaks of the person (name as written, short name, pronoun)."""
+"""data/site.yaml: the portfolio's name, its person, the base of its entity IRIs, its public contact, how the
+engine speaks of the person (name as written, short name, pronoun), and the licence its data is published under."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]+$")
 
 
 REQUIRED = ("name", "person", "entity_base", "contact_email")
-OPTIONAL = ("person_name", "short_name", "pronoun", "base_url")
+OPTIONAL = ("person_name", "short_name", "pronoun", "base_url", "license")
 _PRONOUN_FORMS = ("subject", "object", "possessive", "possessive_pronoun", "reflexive")
 
 
@@ -33,6 +33,7 @@ class Site:
     short_name: str | None = None  # default: the person's pf:shortLabel, else the first word of the name
     pronoun: str | dict[str, Any] | None = None  # she, he, they (the default), or a mapping of the five forms
     base_url: str | None = None  # where the site is served; default: entity_base without its last `id/`
+    license: str | None = None  # the IRI of the licence the data is published under (VoID, the dump page)
 
     @property
     def public_base(self) -> str:
@@ -84,6 +85,9 @@ def load_site(data_dir: Path) -> tuple[Site | None, list[Problem]]:
             problems.append(bad(key, f"`{key}:` is a name, written as visitors should read it"))
     if "base_url" in doc and not (isinstance(doc["base_url"], str) and re.match(r"^https?://\S+/$", doc["base_url"])):
         problems.append(bad("base_url", "base_url is the site's http(s) address, ending in /"))
+    if "license" in doc and not (isinstance(doc["license"], str) and re.match(r"^https?://\S+$", doc["license"])):
+        problems.append(bad("license", "license is the http(s) IRI of the licence, e.g. "
+                                       "https://creativecommons.org/licenses/by/4.0/"))
     pronoun = doc.get("pronoun")
     if pronoun is not None:
         if isinstance(pronoun, dict):
@@ -105,5 +109,6 @@ def load_site(data_dir: Path) -> tuple[Site | None, list[Problem]]:
         short_name=doc["short_name"].strip() if doc.get("short_name") else None,
         pronoun=pronoun if isinstance(pronoun, dict) else (str(pronoun).strip().lower() if pronoun else None),
         base_url=doc["base_url"].strip() if doc.get("base_url") else None,
+        license=doc["license"].strip() if doc.get("license") else None,
     )
     return site, problems

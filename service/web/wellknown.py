@@ -58,8 +58,9 @@ def dumps(kb: KB) -> dict[str, dict[str, Any]]:
 
 
 def dataset_triples(kb: KB, endpoint: str) -> list[ox.Triple]:
-    """The dataset in VoID: its size, entities, vocabulary, example resource, endpoint, dumps (with size and
-    SHA-256), and a subset per named graph; the service description links the same dataset."""
+    """The dataset in VoID: its size, entities, vocabulary, licence, example resource, endpoint, class and property
+    partitions, dumps (with size and SHA-256), and a subset per named graph; the service description links the
+    same dataset."""
     base = kb.site.public_base
     ds = _n(dataset_iri(kb))
     counts = kb.manifest.get("counts", {})
@@ -78,6 +79,16 @@ def dataset_triples(kb: KB, endpoint: str) -> list[ox.Triple]:
         ox.Triple(ds, _n(VOID + "triples"), _int(int(triples.get("store", 0)))),
         ox.Triple(ds, _n(VOID + "entities"), _int(int(counts.get("entities", 0)))),
     ]
+    if kb.site.license:
+        out.append(ox.Triple(ds, _n(DCTERMS + "license"), _n(kb.site.license)))
+    for iri, entities in counts.get("class_partitions", {}).items():
+        part = ox.BlankNode()
+        out += [ox.Triple(ds, _n(VOID + "classPartition"), part), ox.Triple(part, _n(VOID + "class"), _n(iri)),
+                ox.Triple(part, _n(VOID + "entities"), _int(int(entities)))]  # fmt: skip
+    for iri, count in counts.get("property_partitions", {}).items():
+        part = ox.BlankNode()
+        out += [ox.Triple(ds, _n(VOID + "propertyPartition"), part), ox.Triple(part, _n(VOID + "property"), _n(iri)),
+                ox.Triple(part, _n(VOID + "triples"), _int(int(count)))]  # fmt: skip
     if kb.manifest.get("built_at"):
         out.append(ox.Triple(ds, _n(DCTERMS + "modified"),
                              ox.Literal(kb.manifest["built_at"], datatype=_n(XSD + "dateTime"))))  # fmt: skip

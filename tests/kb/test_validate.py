@@ -185,6 +185,15 @@ def test_build_raises_problems_not_a_traceback(tmp_path: Path) -> None:
     assert not (tmp_path / "kb").exists()
 
 
+def test_a_licence_that_is_not_an_iri_is_reported_at_its_line(tmp_path: Path) -> None:
+    sources = copy_inputs(tmp_path, tiny=True)
+    site = sources.data / "site.yaml"
+    site.write_text(site.read_text() + "license: CC-BY please\n")
+    with pytest.raises(ProblemsFound) as info:
+        build(sources, tmp_path / "kb", log=quiet)
+    assert any("site.yaml" in str(p) and "license is the http(s) IRI" in str(p) for p in info.value.problems)
+
+
 def test_if_stale_skips_an_up_to_date_kb(tiny: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
     root, kb = tiny
     assert main(["build", "--if-stale", *args(root, kb)]) == 0

@@ -30,6 +30,7 @@ from tests.conftest import copy_inputs, quiet
 from tests.web.conftest import serving
 
 VOID = rdflib.Namespace("http://rdfs.org/ns/void#")
+DCTERMS = rdflib.namespace.DCTERMS
 SPDX = rdflib.Namespace("http://spdx.org/rdf/terms#")
 DCAT = rdflib.Namespace("http://www.w3.org/ns/dcat#")
 
@@ -161,6 +162,16 @@ def test_void_describes_the_dataset_and_its_dumps(site: Site) -> None:
         assert int(str(g.value(d, DCAT.byteSize))) == listed[str(d)]["bytes"]
     for media in ("application/rdf+xml", "application/ld+json", "application/n-triples"):
         assert site.client.get("/.well-known/void", headers={"Accept": media}).headers["content-type"].startswith(media)
+    # issue 38, point 7: the licence, and a partition per class and per property, counted as /sparql counts them
+    assert site.kb.site.license and str(g.value(ds, DCTERMS.license)) == site.kb.site.license
+    by_class = {str(g.value(b, VOID["class"])): int(str(g.value(b, VOID.entities)))
+                for b in g.objects(ds, VOID.classPartition)}  # fmt: skip
+    by_property = {str(g.value(b, VOID.property)): int(str(g.value(b, VOID.triples)))
+                   for b in g.objects(ds, VOID.propertyPartition)}  # fmt: skip
+    works = "SELECT (COUNT(DISTINCT ?w) AS ?n) { ?w a <https://folio.example/ns#Work> }"
+    counted = site.client.get("/sparql", params={"query": works}).json()["results"]["bindings"][0]["n"]["value"]
+    assert by_class["https://folio.example/ns#Work"] == int(counted) > 0
+    assert sum(by_property.values()) == site.kb.manifest["counts"]["triples"]["store"]
 
 
 def test_the_sitemap_lists_every_entity_page_and_article(site: Site) -> None:
