@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from markupsafe import Markup, escape
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 from starlette.templating import Jinja2Templates
@@ -25,6 +27,22 @@ def tracked(url: str, answer: str | None) -> str:
 
 
 TEMPLATES.env.filters["tracked"] = tracked
+SEPARATORS = "/#:?&=."
+_BREAK_AFTER = re.compile(r"([/#:?&=.])")
+
+
+def breakable(text: str) -> Markup:
+    """Text (an IRI) escaped, with a line-break opportunity (<wbr>) after each of its separators, so a narrow
+    column wraps it between its parts instead of in the middle of a word."""
+    out: list[str] = []
+    for piece in _BREAK_AFTER.split(str(text)):
+        out.append(escape(piece))
+        if len(piece) == 1 and piece in SEPARATORS:
+            out.append(Markup("<wbr>"))
+    return Markup("").join(out)
+
+
+TEMPLATES.env.filters["breakable"] = breakable
 
 
 def page(

@@ -169,6 +169,22 @@ def test_sparql_opened_in_the_browser_is_the_console_with_the_query(page: Page) 
     expect(page.locator("p.boolean")).to_have_text("true")
 
 
+def test_iris_wrap_between_their_parts_not_mid_word(page: Page, browser: Browser, server: str) -> None:
+    """Issue 38, point 3: a narrow column broke IRIs anywhere, in the middle of a word. Each IRI now has a line-break
+    opportunity after each separator, and breaks inside a part only when the part alone is too wide."""
+    query = "SELECT ?s WHERE { ?s a <https://folio.example/ns#Work> } LIMIT 5"
+    _open(page, "/console?query=" + quote(query))  # the page as the server rendered it (no script needed)
+    served = page.locator("table.results a.term").first
+    expect(served).to_be_visible()
+    assert served.locator("wbr").count() >= 1  # (prefixed, as id:Name: after the colon)
+    _set(page, query)
+    page.get_by_role("button", name="Run").click()
+    ran = page.locator("table.results a.term").first
+    expect(ran).to_be_visible()
+    assert ran.locator("wbr").count() >= 1  # as the script renders it (prefixed: after the prefix's colon)
+    assert ran.evaluate("a => getComputedStyle(a).overflowWrap") == "break-word"
+
+
 def test_history_lists_reopens_and_clears(page: Page) -> None:
     _open(page)
     page.evaluate("localStorage.clear()")

@@ -271,11 +271,21 @@
     this.render();
   };
 
+  // An IRI with a line-break opportunity after each separator: a narrow column wraps it between its parts.
+  function breakable(text) {
+    const parts = [];
+    for (const piece of text.split(/(?<=[\/#:?&=.])/)) {
+      parts.push(piece);
+      if (/[\/#:?&=.]$/.test(piece)) { parts.push(document.createElement("wbr")); }
+    }
+    return parts;
+  }
+
   function cell(term) {
     if (term.type === "uri") {
       const a = document.createElement("a");
       a.title = term.value;
-      a.textContent = short(term.value);
+      a.append(...breakable(short(term.value)));
       if (BASE && term.value.startsWith(BASE) && term.value.length > BASE.length) {
         a.href = "/id/" + term.value.slice(BASE.length).split("/").map(encodeURIComponent).join("/");
         a.className = "term entity";
