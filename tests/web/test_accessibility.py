@@ -65,3 +65,4 @@ def _serious(page: Page) -> list[dict[str, Any]]:
 def test_no_serious_accessibility_findings(page: Page, which: str) -> None:
     _visit(page, which)
     assert _serious(page) == []
+    assert page.locator("h1").count() == 1  # every page has one main heading (the home page had none: issue 38)
