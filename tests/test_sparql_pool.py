@@ -232,8 +232,8 @@ def test_a_full_queue_of_one_client_s_backlog_does_not_turn_another_client_away(
             return "timeout"
 
     async def scene() -> list[str]:
-        return await asyncio.gather(one(KILLER, "backlog", 0), one(KILLER, "backlog", 0.1),
-                                    one(KILLER, "backlog", 0.2), one(ASK, "visitor", 0.5))  # fmt: skip
+        return list(await asyncio.gather(one(KILLER, "backlog", 0), one(KILLER, "backlog", 0.1),
+                                         one(KILLER, "backlog", 0.2), one(ASK, "visitor", 0.5)))  # fmt: skip
 
     try:
         running, first, second, visitor = asyncio.run(scene())

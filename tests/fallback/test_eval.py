@@ -14,7 +14,6 @@ from tests.simllm import CYCLE, Sim
 def test_the_holdout_with_the_fallback_counts_verified_and_rejected(planner: Planner, sparql_pool: Pool,
                                                                    model: Sim) -> None:  # fmt: skip
     model.default = CYCLE
-    sparql_pool._changed = None  # its condition belongs to one event loop
     hook = Fallback(planner, sparql_pool, settings(model), owns_pool=False)
     try:
         results, _ = run_suite(planner, ROOT / "tests" / "search-holdout.json", holdout=True, serve=hook)
