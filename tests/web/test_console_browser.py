@@ -182,7 +182,8 @@ def test_iris_wrap_between_their_parts_not_mid_word(page: Page, browser: Browser
     ran = page.locator("table.results a.term").first
     expect(ran).to_be_visible()
     assert ran.locator("wbr").count() >= 1  # as the script renders it (prefixed: after the prefix's colon)
-    assert ran.evaluate("a => getComputedStyle(a).overflowWrap") == "break-word"
+    page.wait_for_function("() => { const a = document.querySelector('table.results a.term');"
+                           " return a !== null && getComputedStyle(a).overflowWrap === 'break-word'; }")
 
 
 def test_history_lists_reopens_and_clears(page: Page) -> None:
