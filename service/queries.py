@@ -372,17 +372,22 @@ def _term(param: Param, value: object, known: Callable[[str], bool]) -> ox.Named
 
 
 def _row(solution: ox.QuerySolution, columns: list[str], labelled: list[tuple[str, str]]) -> dict[str, Cell]:
+    # tuple.__new__ makes each Cell without the NamedTuple constructor's keyword handling: this runs for every value
+    # of every row a plan reads
     row: dict[str, Cell] = {}
     for name, term in zip(columns, solution, strict=True):
         kind = type(term)
-        if kind is ox.Literal:
-            row[name] = Cell(term.value, "literal", term.datatype.value)
-        elif kind is ox.NamedNode:
-            row[name] = Cell(term.value, "iri")
+        if kind is _LITERAL:
+            row[name] = _cell(Cell, (term.value, "literal", term.datatype.value, None))
+        elif kind is _IRI:
+            row[name] = _cell(Cell, (term.value, "iri", None, None))
         elif term is not None:
-            row[name] = Cell(str(term.value), "bnode")
+            row[name] = _cell(Cell, (str(term.value), "bnode", None, None))
     for name, label_column in labelled:
         cell, label = row.get(name), row.get(label_column)
         if cell is not None and label is not None and cell.kind == "iri":
-            row[name] = Cell(cell.value, "iri", None, label.value)
+            row[name] = _cell(Cell, (cell.value, "iri", None, label.value))
     return row
+
+
+_LITERAL, _IRI, _cell = ox.Literal, ox.NamedNode, tuple.__new__

@@ -162,6 +162,7 @@ class Intents:
         # the question's words that ask for each kind of section: its own key ("why") and those listed for it
         self.section_asked_by: dict[str, list[tuple[str, ...]]] = {
             k: [(k,), *phrases((spec.get("section_asked_by") or {}).get(k))] for k in self.sections}
+        self._section_asked_by = {k: Phrases(v) for k, v in self.section_asked_by.items()}
         self.name_cues_after: list[str] = list(spec.get("name_cues_after") or [])
         self.name_cues_joining: list[str] = list(spec.get("name_cues_joining") or [])
         self.asks_which = frozenset(str(w) for w in spec.get("asks_which") or [])
@@ -176,7 +177,7 @@ class Intents:
 
     def sections_asked(self, words: Sequence[str]) -> list[str]:
         """The kinds of section (intents.yaml sections) the words ask for: "why", "results" for "how accurate"."""
-        return [kind for kind, asked_by in self.section_asked_by.items() if any(contains(words, p) for p in asked_by)]
+        return [kind for kind, asked_by in self._section_asked_by.items() if asked_by.found_in(words)]
 
     def rule_words(self, rule: str) -> frozenset[str]:
         """Every word of the rule's phrases ("where", "city", "located" for where)."""
