@@ -98,6 +98,8 @@ class Plan:
     trace: Trace | None = None  # how the answer was found, when asked for
     hedged: bool = False  # the answer is a passage of the work named that lacks the question's words (weak)
     generated: dict[str, Any] | None = None  # a checked model answer: {"by", "verified", "rounds"} (service/fallback)
+    # every result of the answer, best first, with its score: `results` is the first page of it (Planner.page)
+    ranked: list[tuple[str, float]] = field(default_factory=list, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -109,6 +111,7 @@ class Plan:
             "route": self.route,
             "answer": self.answer.to_json() if self.answer else None,
             "results": [r.to_json() for r in self.results],
+            "results_total": max(len(self.ranked), len(self.results)),
             "ambiguous": [{"text": t, "candidates": c} for t, c in self.ambiguous],
             "confidence": self.confidence.to_json(),
             "sparql": [run.to_json() for run in self.sparql],

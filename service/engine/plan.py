@@ -207,12 +207,24 @@ class Planner:
                              (", ".join(f"{label} {score}" for label, score in top) or "nothing"),
                              inputs={k: len(v) for k, v in lists.items()}, weights=weights, tier_factors=factors,
                              k=int(fusion["k"]), top=top)  # fmt: skip
+        st.plan.ranked = [(i, v) for i, v in ranked if i not in st.q.excluded and i in engine.entities]
+        return self._made(st.plan.ranked[:limit], task)
+
+    def _made(self, ranked: list[tuple[str, float]], task: str) -> list[Result]:
         out = []
-        for iri, score in [(i, v) for i, v in ranked if i not in st.q.excluded][:limit]:
-            e = engine.entities.get(iri)
-            if e is None:
-                continue
+        for iri, score in ranked:
+            e = self.engine.entities[iri]
             resources, primary = resources_for(e, task)
             out.append(Result(e.iri, e.label, e.type, e.tier, score, resources, primary))
         return out
+
+    def page(self, plan: Plan, number: int, size: int) -> list[Result]:
+        """The plan's results numbered `number` (from 1) in pages of `size`: every result the answer has, not only
+        the first the plan lists."""
+        if number == 1 and plan.results and [r.iri for r in plan.results] == [i for i, _ in plan.ranked[:size]]:
+            return plan.results
+        start = (number - 1) * size
+        if not plan.ranked:  # a plan made without a ranking (a model's answer): its own results
+            return plan.results[start : start + size]
+        return self._made(plan.ranked[start : start + size], plan.task)
 

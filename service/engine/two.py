@@ -89,7 +89,7 @@ def joined(whole: Plan, first: Plan, second: Plan | None, unanswered: str = "") 
     text = unanswered
     plan = Plan(question=whole.question, normalized=whole.normalized, corrections=whole.corrections)
     for name in ("intent", "task", "operation", "entity", "route", "ambiguous", "period", "previous", "results",
-                 "sparql", "search_terms", "expansions", "confidence"):
+                 "ranked", "sparql", "search_terms", "expansions", "confidence"):
         setattr(plan, name, getattr(first, name))
     if second is not None:
         assert second.answer is not None
@@ -106,6 +106,8 @@ def joined(whole: Plan, first: Plan, second: Plan | None, unanswered: str = "") 
         seen = {r.iri for r in first.results}
         results: list[Result] = [*first.results, *(r for r in second.results if r.iri not in seen)]
         plan.results = results[: max(len(first.results), len(second.results), 1)]
+        ranked = {i for i, _ in first.ranked}
+        plan.ranked = [*first.ranked, *((i, v) for i, v in second.ranked if i not in ranked)]
         plan.sparql = [*first.sparql, *(run for run in second.sparql if run not in first.sparql)]
         plan.search_terms = list(dict.fromkeys([*first.search_terms, *second.search_terms]))
         plan.expansions = sorted(set(first.expansions) | set(second.expansions))

@@ -102,3 +102,18 @@ def flag(value: Any, name: str) -> bool:
     if found is None:
         raise ApiError(422, f"`{name}` is 1 or 0 (true or false), not {str(value)[:40]!r}.")
     return found
+
+
+MAX_PAGE = 10_000  # pages of an answer's results
+MAX_PER_PAGE = 100
+
+
+def whole_number(value: Any, name: str, default: int, top: int) -> int:
+    """A count from 1 to `top` (`page=2`); absent is `default`; anything else is a 422."""
+    if value is None or value == "":
+        return default
+    text = str(value).strip()
+    digits = text.isascii() and text.isdigit() and len(text) <= 6  # "²" is a digit to Python, and int() fails
+    if isinstance(value, bool) or not digits or not 1 <= int(text) <= top:
+        raise ApiError(422, f"`{name}` is a whole number from 1 to {top}, not {text[:40]!r}.")
+    return int(text)

@@ -13,6 +13,7 @@ from starlette.responses import JSONResponse, Response
 from service import engine
 from service.engine.followups import next_questions
 from service.kb.remote import StoreUnavailable
+from service.web import paging
 from service.web.article import ask_article
 from service.web.asked import new_answer_id, opened, question_log, remember
 from service.web.errors import ApiError
@@ -48,10 +49,16 @@ async def home(request: Request) -> Response:
         question = clean_question(raw)
         previous = clean_question(request.query_params.get("previous"), "previous", required=False)
         today = engine.today()
+        number, size = paging.asked(planner, request.query_params.get("page"), request.query_params.get("per_page"))
         await warm_meaning(request, question or "")
         plan = plan_for(request, question or "", previous, trace=flag(request.query_params.get("trace"), "trace"))
         plan = await with_fallback(request, plan)
+        results = paging.of(planner, plan, number, size)
+        params = {"q": question, "previous": previous, "per_page": request.query_params.get("per_page")}
+        near = (("prev", number - 1), ("next", number + 1))
         context.update(
+            page=results,
+            pager={rel: f'{results.link("/", params, n)}#results-heading' for rel, n in near if 0 < n <= results.pages},
             q=question,
             previous=previous,
             plan=plan,

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 import pytest
+from jsonschema.exceptions import ValidationError
+from openapi_schema_validator import OAS30Validator
+from openapi_spec_validator import validate as validate_spec
 
 
 def test_ask_get_and_post_return_the_same_plan(http: httpx.Client) -> None:
@@ -50,8 +55,69 @@ def test_next_gives_answerable_followups(http: httpx.Client) -> None:
 
 def test_openapi_describes_the_api(http: httpx.Client) -> None:
     spec = http.get("/openapi.json").json()
-    assert spec["openapi"].startswith("3.")
-    assert {"/api/ask", "/api/preview", "/api/next", "/healthz"} <= set(spec["paths"])
+    validate_spec(spec)  # a valid OpenAPI 3.0 document, by the reference validator
+    assert {"/api/ask", "/api/preview", "/api/next", "/api/article", "/sparql", "/healthz"} <= set(spec["paths"])
+    ask = spec["paths"]["/api/ask"]
+    assert {p["name"] for p in ask["get"]["parameters"]} == {"q", "previous", "trace", "page", "per_page"}
+    assert ask["get"]["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith("/Plan")
+    assert "results_total" in spec["components"]["schemas"]["Plan"]["properties"]
+
+
+def _conforms(spec: dict[str, Any], schema: str, body: object) -> None:
+    root = {"$ref": f"#/components/schemas/{schema}", "components": spec["components"]}
+    OAS30Validator(root).validate(body)
+
+
+def test_answers_are_what_the_openapi_description_says(http: httpx.Client) -> None:
+    """A generated client can trust the types: real answers of every kind validate against their schemas."""
+    spec = http.get("/openapi.json").json()
+    for params in ({"q": "Rust projects"}, {"q": "tell me a joke"}, {"q": "why did she rewrite gtfs-lint in rust"},
+                   {"q": "talks", "page": "2", "per_page": "3", "trace": "1"}):  # fmt: skip
+        _conforms(spec, "Plan", http.get("/api/ask", params=params).json())
+    _conforms(spec, "Plan", http.post("/api/ask", json={"question": "what did she build in Q3 2025?", "page": 1}).json())
+    _conforms(spec, "Preview", http.get("/api/preview", params={"q": "lant"}).json())
+    _conforms(spec, "Preview", http.get("/api/preview", params={"q": ""}).json())
+    _conforms(spec, "Followups", http.post("/api/next", json={"question": "tell me about Lantern"}).json())
+    _conforms(spec, "ArticleAnswer", http.get("/api/article", params={"name": "Lantern", "q": "who uses it"}).json())
+    _conforms(spec, "Error", http.get("/api/ask", params={"q": "x", "page": "0"}).json())
+    with pytest.raises(ValidationError):  # the check can fail: a Plan without its confidence is no Plan
+        _conforms(spec, "Plan", {k: v for k, v in http.get("/api/ask", params={"q": "talks"}).json().items()
+                                 if k != "confidence"})  # fmt: skip
+
+
+def test_every_result_of_an_answer_is_reachable_page_by_page(http: httpx.Client) -> None:
+    """"All her projects" has one result per work of the graph; the API gives them all, a page at a time, by its
+    Link header, and the first page is the plan's own."""
+    works = http.get("/sparql", params={"query": "PREFIX pf: <https://folio.example/ns#> "
+                                                 "SELECT (COUNT(DISTINCT ?w) AS ?n) WHERE { ?w a pf:Work }"},
+                     headers={"accept": "application/sparql-results+json"}).json()  # fmt: skip
+    count = int(works["results"]["bindings"][0]["n"]["value"])
+    first = http.get("/api/ask", params={"q": "list all her projects"})
+    plan = first.json()
+    assert plan["results_total"] == count > 100 and len(plan["results"]) == 10
+    assert plan["results_page"] == {"page": 1, "per_page": 10, "pages": -(-count // 10), "total": count}
+    seen: list[str] = []
+    url: str | None = "/api/ask?q=list+all+her+projects&per_page=100"
+    while url:
+        response = http.get(url)
+        seen += [r["iri"] for r in response.json()["results"]]
+        url = response.links.get("next", {}).get("url")
+    assert len(seen) == len(set(seen)) == count
+    assert seen[:10] == [r["iri"] for r in plan["results"]]  # the same order as the answer's first page
+    last = http.get("/api/ask", params={"q": "list all her projects", "page": str(-(-count // 10))})
+    assert last.links["prev"]["url"].endswith(f"page={-(-count // 10) - 1}") and "next" not in last.links
+    past = http.get("/api/ask", params={"q": "list all her projects", "page": "999"}).json()
+    assert past["results"] == [] and past["results_total"] == count
+    posted = http.post("/api/ask", json={"question": "list all her projects", "page": 2, "per_page": 5}).json()
+    assert [r["iri"] for r in posted["results"]] == seen[5:10]
+
+
+@pytest.mark.parametrize("params", [{"page": "0"}, {"page": "-1"}, {"page": "1.5"}, {"page": "²"}, {"per_page": "101"},
+                                    {"per_page": "ten"}, {"page": "9" * 40}])  # fmt: skip
+def test_a_page_that_cannot_be_is_a_clear_422(http: httpx.Client, params: dict[str, str]) -> None:
+    response = http.get("/api/ask", params={"q": "talks", **params})
+    assert response.status_code == 422 and next(iter(params)) in response.json()["error"]["message"]
+    assert http.post("/api/ask", json={"question": "talks", "page": True}).status_code == 422
 
 
 def test_healthz(http: httpx.Client) -> None:

@@ -46,6 +46,24 @@ def test_submit_shows_badge_source_chip_and_sparql(page: Page) -> None:
     page.screenshot(path=str(SHOTS / "ask-answer.png"), full_page=True)
 
 
+def test_every_result_is_reachable_by_the_pager(page: Page) -> None:
+    """An answer with more results than a page shows how many there are and pages through them, numbered on."""
+    page.goto("/?q=list all her projects")
+    heading = page.locator("#results-heading")
+    expect(heading).to_contain_text(re.compile(r"1–10 of (\d+)"))
+    total = int(re.search(r"of (\d+)", heading.inner_text()).group(1))  # type: ignore[union-attr]
+    first = page.locator(".results ol li .result-label").all_inner_texts()
+    page.get_by_role("navigation", name="Pages of results").get_by_role("link", name="Next 10").click()
+    expect(heading).to_contain_text(f"11–20 of {total}")
+    expect(page.locator(".results ol")).to_have_attribute("start", "11")
+    second = page.locator(".results ol li .result-label").all_inner_texts()
+    assert len(second) == 10 and not set(first) & set(second)
+    expect(page.locator(".answer-text")).to_contain_text(f"{total} works")  # the answer above stays the same
+    page.get_by_role("link", name="Previous 10").click()
+    expect(heading).to_contain_text(f"1–10 of {total}")
+    assert page.locator(".results ol li .result-label").all_inner_texts() == first
+
+
 def test_source_chip_opens_the_cited_passage(page: Page) -> None:
     """The answer gives the graph's account of Tidewise (S1), then the passage on the choice (S2): its chip opens
     that passage."""
