@@ -15,7 +15,7 @@ from typing import Any
 from service import engine, snapshot
 from service.bench import bench_build, bench_plan, bench_preview, bench_queries
 from service.bench_http import bench_http, bench_log, bench_sparql
-from service.config import ROOT
+from service.config import ROOT, setting
 from service.errors import FolioError, ProblemsFound
 from service.evaluate import markdown, run_all, run_suite, summary
 from service.examples import Examples
@@ -117,7 +117,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # the workers open the KB from here: the link, not the build, so a newer build is picked up
     os.environ["KB_DIR"] = str(_kb_path(args).absolute())
     check_log_settings()
-    serve(args.host, args.port, args.workers, args.access_log)
+    workers = args.workers if args.workers is not None else int(setting("WORKERS"))
+    serve(args.host, args.port, workers, args.access_log)
     return 0
 
 
@@ -349,7 +350,7 @@ def _parser() -> argparse.ArgumentParser:
     p = command("serve", cmd_serve, "serve the web app (ask page, API, SPARQL endpoint, pages) with uvicorn")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--workers", type=int, help="web worker processes (default: $WORKERS, else 1)")
     p.add_argument("--access-log", action="store_true",
                    help="log every request: method, path, status and time, never the client's address or the "
                         "question (costs throughput)")  # fmt: skip

@@ -113,6 +113,7 @@ SETTINGS: dict[str, Setting] = {
         Setting("LOGIN_ATTEMPTS", "5", "Wrong owner tokens one client may send per LOGIN_WINDOW."),
         Setting("LOGIN_ATTEMPTS_ALL", "50", "Wrong owner tokens all clients together may send per LOGIN_WINDOW."),
         Setting("LOGIN_WINDOW", "900", "Seconds over which wrong owner tokens are counted (per web worker)."),
+        Setting("WORKERS", "1", "Web worker processes `serve` starts (its --workers option, when given, wins)."),
         Setting("ACCESS_LOG", "off", "Log one line per request (method, path, status, time; no address or question)."),
         Setting("KEEP_BUILDS", "2", "How many finished builds to keep beside the current one's predecessor."),
         Setting(
@@ -124,6 +125,7 @@ SETTINGS: dict[str, Setting] = {
         Setting("STORE_GSP_URL", "", "The remote store's Graph Store Protocol endpoint, for `build` (the upload)."),
         Setting("STORE_TIMEOUT", "10", "Seconds the engine waits for the remote store to answer a stored query."),
         Setting("STORE_BUILD_TIMEOUT", "600", "Seconds `build` waits for the remote store to take an upload."),
+        Setting("STORE_WAIT", "60", "Seconds `build` waits for a remote store that does not answer yet (starting)."),
         Setting("LLM_ENABLED", "false", "Answer weak and unanswered questions with a language model, verified."),
         Setting("LLM_BASE_URL", "", "The OpenAI-compatible provider (http://127.0.0.1:11434/v1); empty: none."),
         Setting("LLM_API_KEY", "", "The provider's bearer key, when it needs one (never logged, never shown)."),

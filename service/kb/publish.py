@@ -11,6 +11,7 @@ afresh when the store moves on.
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -72,6 +73,7 @@ class Staged:
 def stage(target: Target, stamp: str, ontology: list[Path], data: list[Path], inferred: bytes, digest: str) -> Staged:
     """Upload every graph of the build under a staged name; returns what `switch` needs. On failure, what was
     uploaded is dropped and BuildFailed says why."""
+    _answering(target, float(setting("STORE_WAIT")))
     names = {live: f"{live}/staged/{stamp}" for live in (*KB_GRAPHS, GRAPH_MARKER)}
     staged = Staged(stamp, names, 0)
     gsp = Client(Address.parse(target.gsp_url), target.timeout)
@@ -85,6 +87,25 @@ def stage(target: Target, stamp: str, ontology: list[Path], data: list[Path], in
     except (StoreUnavailable, BuildFailed) as e:
         drop(target, staged)
         raise BuildFailed(f"uploading the build to the remote store failed: {e}") from None
+
+
+def _answering(target: Target, wait: float) -> None:
+    """Wait up to `wait` seconds for the store to answer a query: a store started beside the build (docker compose)
+    may still be opening, and its image has no shell for a health check to wait on."""
+    deadline = time.monotonic() + wait
+    pause = 0.1
+    while True:
+        store = RemoteStore(target.query_url, timeout=min(target.timeout, 5.0))
+        try:
+            store.ping()
+            return
+        except StoreUnavailable as e:
+            if time.monotonic() + pause > deadline:
+                raise BuildFailed(f"the remote store did not answer within {wait:g} s (STORE_WAIT): {e}") from None
+            time.sleep(pause)
+            pause = min(pause * 2, 2.0)
+        finally:
+            store.close()
 
 
 def switch(target: Target, staged: Staged) -> None:
