@@ -28,7 +28,8 @@ def test_no_input_gives_a_server_error(http: httpx.Client, data: st.DataObject) 
         response = http.get(path, params=params)
     else:
         body = data.draw(
-            st.one_of(st.dictionaries(st.sampled_from(["question", "previous", "q", "x", "page", "per_page", "trace"]), values), values)
+            st.one_of(st.dictionaries(st.sampled_from(["question", "previous", "q", "x", "page", "per_page", "trace"]),
+                            values), values)
         )
         response = http.post(path, json=body)
     assert response.status_code < 500, response.text
