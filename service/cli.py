@@ -6,23 +6,21 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import date
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from service import engine, snapshot
-from service.bench import bench_build, bench_plan, bench_preview, bench_queries
 from service.bench_http import bench_http, bench_log, bench_sparql
 from service.config import ROOT, setting
 from service.errors import FolioError, ProblemsFound
 from service.evaluate import markdown, run_all, run_suite, summary
 from service.examples import Examples
 from service.kb import KB, default_kb_path
-from service.kb.build import build, is_current
-from service.kb.check import check_inputs
-from service.kb.manifest import changes, read_manifest
+from service.kb.manifest import changes, is_current, read_manifest
 from service.kb.sources import Sources
 from service.misses import default_since, report, text
 from service.questionlog import check_settings as check_log_settings
@@ -40,11 +38,29 @@ def _kb_path(args: argparse.Namespace) -> Path:
     return Path(args.kb) if args.kb else default_kb_path()
 
 
+BUILD_ONLY = frozenset({"rdflib", "owlrl", "reasonable", "pyshacl"})  # pyproject.toml's `build` extra
+
+
+@contextmanager
+def _build_packages() -> Iterator[None]:
+    """Around the imports of the build's code: a serving install lacks its packages, and says what to install."""
+    try:
+        yield
+    except ModuleNotFoundError as e:
+        if (e.name or "").split(".")[0] not in BUILD_ONLY:
+            raise
+        raise FolioError(f"building and checking need the build's packages ({e.name} is not installed): "
+                         "pip install 'folio-ask[build]'") from None  # fmt: skip
+
+
 def cmd_build(args: argparse.Namespace) -> int:
     sources, kb = _sources(args), _kb_path(args)
     if args.if_stale and is_current(kb, sources):
         print(f"{kb} is up to date")
+        _print_counts(read_manifest(kb))
         return 0
+    with _build_packages():
+        from service.kb.build import build  # noqa: PLC0415  # build-only packages (BUILD_ONLY)
     print(f"building {kb}")
     manifest = build(sources, kb, log=print)
     _print_counts(manifest)
@@ -52,6 +68,8 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    with _build_packages():
+        from service.kb.check import check_inputs  # noqa: PLC0415  # build-only packages (BUILD_ONLY)
     sources, kb = _sources(args), _kb_path(args)
     checked = check_inputs(sources)
     problems = [str(p) for p in checked.problems]
@@ -170,6 +188,9 @@ def cmd_misses(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    with _build_packages():
+        from service.bench import bench_build, bench_plan, bench_preview, bench_queries  # noqa: PLC0415  # it builds
+        from service.kb.build import build  # noqa: PLC0415  # build-only packages (BUILD_ONLY)
     if args.what == "build":
         bench_build(_sources(args))
     elif args.what == "queries" and args.store == "remote":

@@ -7,8 +7,11 @@ from typing import Any
 
 import yaml
 
+# libyaml's parser when PyYAML was built with it (its wheels are): several times faster at start-up
+_Base: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-class _Loader(yaml.SafeLoader):
+
+class _Loader(_Base):  # type: ignore[valid-type,misc]
     pass
 
 
@@ -31,7 +34,12 @@ Path = tuple[str | int, ...]
 def load_with_lines(text: str) -> tuple[Any, dict[Path, int]]:
     """The document, and the 1-based line of every key and list item by its path (("contact", "mentions", 2)),
     so a problem deep in a file is reported at its own line."""
-    node = yaml.compose(text, Loader=_Loader)
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        document = loader.construct_document(node) if node is not None else None
+    finally:
+        loader.dispose()
     lines: dict[Path, int] = {}
 
     def walk(n: yaml.Node | None, path: Path) -> None:
@@ -49,7 +57,7 @@ def load_with_lines(text: str) -> tuple[Any, dict[Path, int]]:
                 walk(item, (*path, i))
 
     walk(node, ())
-    return load(text), lines
+    return document, lines
 
 
 def error_line(e: yaml.YAMLError) -> int:

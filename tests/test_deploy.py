@@ -22,7 +22,7 @@ import pytest
 import yaml
 
 from service.bench_http import free_port, wait_until_up
-from service.cli import _parser
+from service.cli import BUILD_ONLY, _parser
 from service.config import SETTINGS
 from service.topology import oxigraph_server
 from service.web.app import create_app
@@ -32,20 +32,26 @@ COMPOSE = sorted(ROOT.glob("docker-compose*.yml"))
 HEALTH_PREFIX = "import urllib.request; urllib.request.urlopen('http://127.0.0.1:"
 
 
-def _dockerfile() -> dict[str, Any]:
-    """The Dockerfile's instructions that matter here: its ENV, the extras it installs, USER, VOLUME, CMD, the
-    health check's command."""
+def _stages() -> dict[str, dict[str, Any]]:
+    """The Dockerfile's stages by name (the last also as ""): for each, its ENV, the extras it installs, its RUN
+    lines, USER, VOLUME, CMD, the health check's command and the stages it copies from."""
     text = (ROOT / "Dockerfile").read_text(encoding="utf-8").replace("\\\n", " ")
-    out: dict[str, Any] = {"env": {}, "extras": set(), "volumes": [], "user": "root", "run": []}
+    stages: dict[str, dict[str, Any]] = {}
+    out: dict[str, Any] = {}
     for line in text.splitlines():
         word, _, rest = line.strip().partition(" ")
-        if word == "ENV":
+        if word == "FROM":
+            out = {"env": {}, "extras": set(), "volumes": [], "user": "root", "run": [], "from": set()}
+            stages[rest.split(" AS ")[-1] if " AS " in rest else f"stage{len(stages)}"] = stages[""] = out
+        elif word == "ENV":
             out["env"] |= dict(part.split("=", 1) for part in shlex.split(rest))
         elif word == "RUN":
-            out["run"].append(rest)
+            out["run"] += [part.strip() for part in rest.split("&&")]
             for arg in shlex.split(rest):
                 if arg.startswith(".[") and arg.endswith("]"):
                     out["extras"] |= set(arg[2:-1].split(","))
+        elif word == "COPY" and "--from=" in rest:
+            out["from"].add(rest.split("--from=")[1].split()[0])
         elif word == "USER":
             out["user"] = rest.strip()
         elif word == "VOLUME":
@@ -54,7 +60,17 @@ def _dockerfile() -> dict[str, Any]:
             out["cmd"] = yaml.safe_load(rest)
         elif word == "HEALTHCHECK":
             out["health"] = yaml.safe_load(rest[rest.index("CMD") + 3 :])
-    return out
+    return stages
+
+
+def _dockerfile(stage: str = "") -> dict[str, Any]:
+    return _stages()[stage]
+
+
+def _stage_of(service: dict[str, Any]) -> dict[str, Any]:
+    """The Dockerfile stage a compose service runs."""
+    built = service["build"]
+    return _dockerfile(built.get("target", "") if isinstance(built, dict) else "")
 
 
 def _services(path: Path) -> dict[str, dict[str, Any]]:
@@ -63,8 +79,11 @@ def _services(path: Path) -> dict[str, dict[str, Any]]:
 
 
 def _ours(path: Path) -> dict[str, dict[str, Any]]:
-    """The services built from this checkout's image."""
-    return {name: s for name, s in _services(path).items() if s.get("build") == "."}
+    """The services built from this checkout's Dockerfile."""
+    def context(built: object) -> object:
+        return built.get("context") if isinstance(built, dict) else built
+
+    return {name: s for name, s in _services(path).items() if context(s.get("build")) == "."}
 
 
 def _argv(command: str | list[str]) -> list[str]:
@@ -90,8 +109,8 @@ def _routes() -> set[str]:
 
 @pytest.mark.parametrize("path", COMPOSE, ids=[p.name for p in COMPOSE])
 def test_every_setting_a_service_is_given_is_one_the_image_honours(path: Path) -> None:
-    image = _dockerfile()
     for name, service in _ours(path).items():
+        image = _stage_of(service)
         env = {**image["env"], **(service.get("environment") or {})}
         unknown = sorted(set(env) - set(SETTINGS))
         assert not unknown, f"{path.name} {name}: {unknown} are no settings the service reads"
@@ -104,15 +123,19 @@ def test_every_setting_a_service_is_given_is_one_the_image_honours(path: Path) -
 
 @pytest.mark.parametrize("path", COMPOSE, ids=[p.name for p in COMPOSE])
 def test_every_command_parses_and_every_path_it_needs_is_there(path: Path) -> None:
-    image = _dockerfile()
     services = _services(path)
     routes = _routes()
     for name, service in _ours(path).items():
+        image = _stage_of(service)
         env = {**image["env"], **(service.get("environment") or {})}
         args = _cli(_argv(service.get("command") or image["cmd"]))
+        if args.command in ("build", "validate"):
+            assert "build" in image["extras"], f"{name} builds in a stage without the build's packages"
         mounts = {m.split(":")[1]: m for m in service.get("volumes", [])}
         kb = Path(getattr(args, "kb", None) or env["KB_DIR"])
-        built_in = kb == Path(image["env"]["KB_DIR"]) and any("python -m service build" in r for r in image["run"])
+        builders = [image, *(_dockerfile(stage) for stage in image["from"])]  # the KB built here or copied in
+        built_in = kb == Path(image["env"]["KB_DIR"]) and any("python -m service build" in r for b in builders
+                                                              for r in b["run"])  # fmt: skip
         if args.command in ("build", "serve") and not built_in:  # the KB lives on a volume the service mounts
             assert any(kb.is_relative_to(target) for target in mounts), f"{name}: {kb} is on no volume it mounts"
             if args.command == "build":
@@ -155,7 +178,8 @@ def test_every_wait_has_a_condition_that_can_be_met(path: Path) -> None:
 def test_the_image_runs_unprivileged_with_its_question_log_on_a_volume() -> None:
     image = _dockerfile()
     assert image["user"] not in ("root", "0", ""), "the image serves as root"
-    assert any(run.startswith("useradd") and image["user"] in shlex.split(run.split("&&")[0]) for run in image["run"])
+    assert any(run.startswith("useradd") and image["user"] in shlex.split(run) for run in image["run"])
+    assert all(stage["user"] == image["user"] for stage in _stages().values()), "every stage ends unprivileged"
     url = image["env"]["LOG_DATABASE_URL"]
     log = Path(url.removeprefix("sqlite:///"))  # as service/questionlog reads it
     assert url.startswith("sqlite:///") and log.is_absolute() and str(log.parent) in image["volumes"]
@@ -222,3 +246,60 @@ def test_build_waits_for_a_store_that_starts_after_it(tmp_path: Path) -> None:
         count = httpx.post(store.query, data={"query": "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }"},
                            headers={"accept": "text/csv"}).text.split()[-1]  # fmt: skip
         assert int(count) > 10_000  # the demo's graphs were published to the late store
+
+
+BUILD_ONLY_STUB = 'raise ModuleNotFoundError("No module named {0!r} (not in a serving install)", name={0!r})\n'
+
+
+def test_the_serving_install_holds_nothing_only_the_build_needs() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    serving = {re.split(r"[=<>\[]", d)[0].lower() for d in project["dependencies"]}
+    build = {re.split(r"[=<>\[]", d)[0].lower() for d in project["optional-dependencies"]["build"]}
+    assert build == set(BUILD_ONLY) and not serving & build
+    image = _dockerfile()
+    assert "build" not in image["extras"], "the image that serves installs the build's packages"
+
+
+Env = dict[str, str]
+
+
+@pytest.fixture
+def without_build_packages(tmp_path: Path) -> Env:
+    """An environment in which the build's packages cannot be imported, by any process it starts."""
+    for name in BUILD_ONLY:
+        (tmp_path / "hidden" / name).mkdir(parents=True)
+        (tmp_path / "hidden" / name / "__init__.py").write_text(BUILD_ONLY_STUB.format(name), encoding="utf-8")
+    return os.environ | {"PYTHONPATH": str(tmp_path / "hidden"), "QUESTION_LOG": "off", "SPARQL_WORKERS": "1"}
+
+
+def test_a_site_serves_everything_without_the_build_packages(demo_kb_path: Path, without_build_packages: Env) -> None:
+    """The pages, the API, /sparql, entity IRIs, dumps: all served by a process (and its workers) that cannot
+    import the reasoner, SHACL or rdflib; `build` there says what to install."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = subprocess.Popen([sys.executable, "-m", "service", "serve", "--port", str(port), "--kb", str(demo_kb_path)],
+                            env=without_build_packages, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
+    try:
+        wait_until_up(base + "/healthz", 60)
+        person = httpx.get(base + "/.well-known/void", headers={"accept": "text/turtle"})
+        assert person.status_code == 200
+        select = "SELECT ?w WHERE { ?w a <https://folio.example/ns#Work> } LIMIT 3"
+        construct = "CONSTRUCT { ?w a ?c } WHERE { ?w a ?c } LIMIT 3"
+        entity = httpx.get(base + "/api/ask", params={"q": "tell me about Lantern"}).json()["interpretation"]["entity"]
+        for path, params, accept in (
+            ("/", {"q": "Rust projects"}, "text/html"), ("/api/ask", {"q": "what did she build in Q3 2025?"}, "*/*"),
+            ("/api/preview", {"q": "lant"}, "*/*"), ("/sparql", {"query": select}, "application/sparql-results+json"),
+            ("/sparql", {"query": construct}, "text/turtle"), (urlsplit(entity).path, {}, "text/turtle"),
+            (urlsplit(entity).path, {}, "text/html"), ("/dump/", {}, "application/json"), ("/wiki/Lantern", {}, "*/*"),
+            ("/console", {"query": select}, "text/html"), ("/lab", {"q": "how does lantern rank"}, "text/html"),
+        ):  # fmt: skip
+            response = httpx.get(base + path, params=params, headers={"accept": accept}, timeout=30)
+            assert response.status_code == 200, (path, response.status_code, response.text[:300])
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=30)
+    assert b"Traceback" not in err, err.decode()[-2000:]
+    built = subprocess.run([sys.executable, "-m", "service", "build", "--kb", str(demo_kb_path.parent / "never")],
+                           env=without_build_packages, capture_output=True, text=True, check=False,
+                           timeout=120)  # fmt: skip
+    assert built.returncode == 1 and "pip install 'folio-ask[build]'" in built.stderr

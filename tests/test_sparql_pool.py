@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from service.kb.store import STORE_DIR
+from service.kb.layout import STORE_DIR
 from service.sparql.pool import Busy, Limits, Outcome, OverBudget, Pool, QueryTimeout, Request, Stopped
 from service.sparql.usage import Usage
 from tests.conftest import ROOT

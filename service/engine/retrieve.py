@@ -163,8 +163,7 @@ class PassageIndex(Bm25):
             self.docs: list[Passage] = [by_id[f["id"]] for _, f in sorted(reader.iter_docs())]
             lengths = [reader.doc_field_length(n, "body", 0) or 0 for n in range(len(self.docs))]
             for term in reader.field_terms("body"):
-                matcher = reader.postings("body", term)
-                postings[term] = dict(zip(matcher.all_ids(), _weights(reader, term), strict=True))
+                postings[term] = _postings(reader, term)
         super().__init__(postings, lengths, k1=k1, b=b)
         self.heading_terms = [frozenset(terms(p.heading)) for p in self.docs]
         # a section's own heading, without the article's title before it ("Why she went independent")
@@ -237,11 +236,12 @@ def holds(found: AbstractSet[str], term: str, synonyms: Mapping[str, set[str]]) 
     return term in found or not synonyms.get(term, set()).isdisjoint(found)
 
 
-def _weights(reader: object, term: bytes) -> list[int]:
+def _postings(reader: object, term: str) -> dict[int, int]:
+    """A word's passages with how often it occurs in each, read in one pass over its postings."""
     matcher = reader.postings("body", term)  # type: ignore[attr-defined]
-    out = []
+    out = {}
     while matcher.is_active():
-        out.append(int(matcher.weight()))
+        out[matcher.id()] = int(matcher.weight())
         matcher.next()
     return out
 

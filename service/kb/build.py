@@ -23,15 +23,16 @@ from service.config import path_setting, setting
 from service.errors import BuildFailed, ProblemsFound
 from service.kb import publish
 from service.kb.check import Checked, check_inputs
-from service.kb.dump import DUMP_DIR, write_dumps
+from service.kb.dump import write_dumps
 from service.kb.holds import Hold, try_exclusive
 from service.kb.index import write_index
-from service.kb.manifest import FORMAT, changes, read_manifest, write_manifest
+from service.kb.layout import DUMP_DIR, STORE_DIR
+from service.kb.load import write_store
+from service.kb.manifest import FORMAT, write_manifest
 from service.kb.rdf import PF, graph_to_ntriples
 from service.kb.reason import infer_cached
 from service.kb.remote import shown
 from service.kb.sources import Sources, digest_of
-from service.kb.store import STORE_DIR, write_store
 
 Log = Callable[[str], None]
 INDEX_DIR = "index"
@@ -58,13 +59,6 @@ class _Steps:
 
 def builds_dir(kb: Path) -> Path:
     return kb.parent / f"{kb.name}.builds"
-
-
-def is_current(kb: Path, sources: Sources) -> bool:
-    try:
-        return not changes(read_manifest(kb), sources)
-    except (OSError, ValueError):
-        return False
 
 
 def build(sources: Sources, kb: Path, log: Log = print) -> dict[str, Any]:

@@ -19,11 +19,10 @@ import pyoxigraph as ox
 import rdflib
 from rdflib.compare import to_canonical_graph
 
+from service.kb.layout import GRAPHS
 from service.kb.rdf import graph_to_ntriples
-from service.vocab import GRAPH_DATA, GRAPH_INFERRED, GRAPH_ONTOLOGY, PREFIXES
+from service.vocab import PREFIXES
 
-DUMP_DIR = "dump"
-GRAPHS = {"ontology": GRAPH_ONTOLOGY, "stated": GRAPH_DATA, "inferred": GRAPH_INFERRED}
 SERIALIZATIONS = {  # extension: (media type, pyoxigraph format)
     "nt": ("application/n-triples", ox.RdfFormat.N_TRIPLES),
     "ttl": ("text/turtle", ox.RdfFormat.TURTLE),

@@ -47,3 +47,11 @@ def changes(manifest: dict[str, Any], sources: Sources) -> list[str]:
             elif before[name] != now[name]:
                 out.append(f"{shown}: changed since the build")
     return out
+
+
+def is_current(kb: Path, sources: Sources) -> bool:
+    """Whether the KB at `kb` was built from these very inputs (nothing to rebuild)."""
+    try:
+        return not changes(read_manifest(kb), sources)
+    except (OSError, ValueError):
+        return False

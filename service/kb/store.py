@@ -10,32 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pyoxigraph as ox
-import rdflib
 
 from service.config import setting
 from service.errors import FolioError
-from service.kb.rdf import GRAPH_DATA, GRAPH_INFERRED, GRAPH_ONTOLOGY, graph_to_ntriples
+from service.kb.layout import STORE_DIR
 from service.kb.remote import RemoteStore
 
-STORE_DIR = "store"
 AnyStore = ox.Store | RemoteStore  # what the catalog, the entity pages and the SPARQL workers query
-
-
-def write_store(directory: Path, ontology: list[Path], data: list[Path], inferred: rdflib.Graph) -> int:
-    store = ox.Store(str(directory))
-    for paths, graph in ((ontology, GRAPH_ONTOLOGY), (data, GRAPH_DATA)):
-        for path in paths:
-            store.bulk_load(path=str(path), format=ox.RdfFormat.TURTLE, to_graph=ox.NamedNode(graph))
-    store.bulk_load(
-        input=graph_to_ntriples(inferred),
-        format=ox.RdfFormat.N_TRIPLES,
-        to_graph=ox.NamedNode(GRAPH_INFERRED),
-    )
-    store.optimize()
-    count = len(store)
-    store.flush()
-    del store
-    return count
 
 
 def open_store(directory: Path, *, in_memory: bool = False) -> ox.Store:

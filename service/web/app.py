@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import os
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -65,13 +67,20 @@ class SecurityHeaders:
 class Served:
     """What one build serves: the KB, the planner and its caches, and the SPARQL workers over its store."""
 
-    def __init__(self, path: Path, *, with_pool: bool = False) -> None:
+    def __init__(self, path: Path) -> None:
         self.kb = KB.open(path, in_memory=True, hold=True)
-        self.planner = engine.load(self.kb)
+        with ThreadPoolExecutor(1) as starting:  # the SPARQL workers' process loads its store while the engine loads
+            pool = starting.submit(new_pool, pool_source(self.kb), self.kb.site.entity_base)
+            try:
+                self.planner = engine.load(self.kb)
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    pool.result().close()
+                raise
+            self.pool = pool.result()
         self.plans = new_cache(self.planner)
         self.target = self.kb.path
         self.store_build: str | None = self.kb.digest  # the build the caches were filled from
-        self.pool = new_pool(pool_source(self.kb), self.kb.site.entity_base) if with_pool else None
 
     def store_moved(self, held: str | None) -> bool:
         """The remote store now holds another build than the caches were filled from: they start afresh. (The
@@ -86,15 +95,12 @@ class Served:
 
     def install(self, state: object) -> None:
         """Make this the build the app serves (one assignment after another, with no await between)."""
-        if self.pool is None:
-            self.pool = new_pool(pool_source(self.kb), self.kb.site.entity_base)
         state.served = self  # type: ignore[attr-defined]
         state.kb, state.planner, state.plans = self.kb, self.planner, self.plans  # type: ignore[attr-defined]
         state.sparql_pool = self.pool  # type: ignore[attr-defined]
 
     def retire(self) -> None:
-        if self.pool is not None:
-            self.pool.close()
+        self.pool.close()
         self.kb.release()
 
 
@@ -113,7 +119,7 @@ async def _reload_when_built(app: Starlette, path: Path) -> None:
             target = path.resolve()
             if target == served.target or not (target / "manifest.json").exists():
                 continue
-            new = await asyncio.to_thread(Served, target, with_pool=True)
+            new = await asyncio.to_thread(Served, target)
         except (OSError, FolioError, RuntimeError) as e:  # a build that vanished or cannot open: keep serving
             log.warning("not reloading %s: %s", path, e)
             continue

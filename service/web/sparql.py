@@ -21,8 +21,8 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from service.accept import choose
 from service.config import setting
 from service.kb import KB
+from service.kb.layout import STORE_DIR
 from service.kb.remote import RemoteStore
-from service.kb.store import STORE_DIR
 from service.sparql import pool as workers
 from service.sparql import results
 from service.sparql.results import GRAPH_TYPES

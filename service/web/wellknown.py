@@ -18,7 +18,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 
 from service.accept import choose
 from service.kb import KB
-from service.kb.dump import DUMP_DIR, GRAPHS
+from service.kb.layout import DUMP_DIR, GRAPHS
 from service.sparql.results import GRAPH_TYPES
 from service.vocab import PF, PREFIXES
 from service.web.errors import ApiError

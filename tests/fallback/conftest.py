@@ -14,7 +14,7 @@ from service.engine import Planner
 from service.engine.model import Plan
 from service.fallback import run
 from service.fallback.tools import SparqlResult, SparqlRunner, pool_runner
-from service.kb.store import STORE_DIR
+from service.kb.layout import STORE_DIR
 from service.model_settings import Settings
 from service.sparql.pool import Limits, Pool
 from service.web.sparql import prefixes
