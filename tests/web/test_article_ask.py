@@ -181,7 +181,7 @@ def test_the_article_ask_box_answers_and_abstains(page: Page, portfolio: tuple[s
     box = page.get_by_label(re.compile("Your question about"))
     box.press_sequentially(question, delay=30)
     # before it is sent, the strip under the box shows the section the words so far match
-    expect(page.locator("#article_preview a")).to_have_attribute("href", f"#{heading}")
+    expect(page.locator("#article_preview [role=option]")).to_have_attribute("data-href", f"#{heading}")
     expect(page.locator("#article_preview")).to_contain_text(re.compile(r"\d+ % · (High|Medium|Low) match"))
     box.press("Enter")
     answer = page.locator(".article-answer")

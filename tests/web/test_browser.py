@@ -29,6 +29,34 @@ def test_preview_strip_changes_while_typing(page: Page) -> None:
     expect(page.locator("#preview")).to_contain_text("Kanji")
 
 
+def test_the_preview_is_a_combobox_the_arrow_keys_reach(page: Page) -> None:
+    """The box owns the strip's matches as a listbox: Down and Up move through them (the box says which with
+    aria-activedescendant), Escape closes the list, Enter opens the one chosen."""
+    page.goto("/")
+    box = page.get_by_role("combobox", name="Ask about her work")
+    box.press_sequentially("simulated annealing", delay=30)
+    options = page.get_by_role("listbox").get_by_role("option")
+    expect(options).to_have_count(3)  # weights.yaml article_ask.preview
+    expect(box).to_have_attribute("aria-expanded", "true")
+    count, first = 3, options.nth(0).get_attribute("data-href") or ""
+    box.press("ArrowDown")
+    expect(box).to_have_attribute("aria-activedescendant", options.nth(0).get_attribute("id") or "")
+    expect(options.nth(0)).to_have_attribute("aria-selected", "true")
+    box.press("ArrowDown")
+    expect(options.nth(1)).to_have_attribute("aria-selected", "true")
+    expect(options.nth(0)).to_have_attribute("aria-selected", "false")
+    box.press("ArrowUp")
+    box.press("ArrowUp")  # from the first, Up goes round to the last
+    expect(options.nth(count - 1)).to_have_attribute("aria-selected", "true")
+    box.press("Escape")
+    expect(box).to_have_attribute("aria-expanded", "false")
+    expect(page.get_by_role("listbox")).to_be_hidden()
+    box.press("ArrowDown")  # opens it again, on the first
+    expect(options.nth(0)).to_have_attribute("aria-selected", "true")
+    box.press("Enter")
+    expect(page).to_have_url(re.compile(re.escape(first) + "$"))
+
+
 def test_submit_shows_badge_source_chip_and_sparql(page: Page) -> None:
     page.goto("/")
     page.get_by_label("Ask about her work").fill("what did she build in Q3 2025?")
@@ -118,7 +146,7 @@ def test_run_in_console_shows_the_same_rows(page: Page) -> None:
 
 def test_the_next_question_on_the_page_is_read_after_the_last(page: Page) -> None:
     page.goto("/?q=Rust+projects")
-    page.get_by_role("searchbox").fill("and Go?")
+    page.get_by_role("combobox").fill("and Go?")
     page.get_by_role("button", name="Ask").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("and Go?")
     expect(page.locator("p.note")).to_contain_text("after “Rust projects”")

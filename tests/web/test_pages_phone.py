@@ -114,7 +114,7 @@ def test_a_follow_up_reads_the_previous_question_from_the_url(page: Page, portfo
     first, second, read_as = FOLLOW[portfolio[0]]
     page.goto("/?q=" + first)
     expect(page.get_by_label(f"Read my next question after “{first}”")).to_be_checked()
-    page.get_by_role("searchbox").fill(second)
+    page.get_by_role("combobox").fill(second)
     page.get_by_role("button", name="Ask").click()
     expect(page.get_by_role("heading", level=1)).to_have_text(second)
     expect(page.locator("p.note")).to_contain_text(f"Read as “{read_as}”, after “{first}”")
@@ -126,7 +126,7 @@ def test_a_follow_up_reads_the_previous_question_from_the_url(page: Page, portfo
     expect(page.get_by_label(f"Read my next question after “{read_as}”")).to_be_checked()
     # starting afresh: the question on its own
     page.get_by_label(re.compile("Read my next question after")).uncheck()
-    page.get_by_role("searchbox").fill(second)
+    page.get_by_role("combobox").fill(second)
     page.get_by_role("button", name="Ask").click()
     expect(page.get_by_role("heading", level=1)).to_have_text(second)
     assert "previous" not in parse_qs(urlparse(page.url).query)
@@ -137,21 +137,21 @@ def test_a_follow_up_reads_the_previous_question_from_the_url(page: Page, portfo
 
 
 def test_preview_strip_shows_the_top_matches_and_stays_steady(page: Page, portfolio: tuple[str, str]) -> None:
-    """The strip lists a few matches as links; it asks once typing pauses, and a word still being typed never
-    blanks what it shows."""
+    """The strip lists a few matches, each leading to its page; it asks once typing pauses, and a word still being
+    typed never blanks what it shows."""
     page.goto("/")
     asked: list[str] = []
     page.on("request", lambda r: asked.append(r.url) if "/api/preview" in r.url else None)
     page.evaluate("""() => { window.states = [];
       new MutationObserver(() => window.states.push(document.getElementById('preview').innerText))
         .observe(document.getElementById('preview'), {childList: true, subtree: true, characterData: true}); }""")
-    box = page.get_by_role("searchbox")
+    box = page.get_by_role("combobox")
     typed = TYPED[portfolio[0]]
     box.press_sequentially(typed, delay=40)
-    links = page.locator("#preview ul.matches a")
+    links = page.locator("#preview [role=option]")
     expect(links).to_have_count(3)  # weights.yaml article_ask.preview
     for n in range(links.count()):
-        assert re.match(r"^/(wiki|id)/\w+", links.nth(n).get_attribute("href") or "")
+        assert re.match(r"^/(wiki|id)/\w+", links.nth(n).get_attribute("data-href") or "")
     assert len(asked) < len(typed) / 2  # debounced: not one request per keystroke
     states = page.evaluate("window.states")
     seen = next(i for i, s in enumerate(states) if " % · " in s)  # the first matches shown
