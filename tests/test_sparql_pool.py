@@ -4,6 +4,7 @@ visitor's query into an error of ours."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import os
 import signal
@@ -239,5 +240,30 @@ def test_a_full_queue_of_one_client_s_backlog_does_not_turn_another_client_away(
         running, first, second, visitor = asyncio.run(scene())
         assert running == "timeout" and visitor == "200"
         assert sorted([first, second]) == ["busy", "timeout"]  # one waiter made room; the other ran after
+    finally:
+        pool.close()
+
+
+def test_a_worker_started_for_a_query_whose_client_left_still_joins_the_pool(demo_kb_path: Path) -> None:
+    """Issue 39's last flake: a query cancelled (its client gone) while the pool started a worker for it lost that
+    worker: started in a thread, it counted toward the pool's size but was never free, so the pool served with one
+    worker fewer for good (and with one worker, every later query was a 503)."""
+    pool = _pool(demo_kb_path, 1)
+    try:
+        (worker,) = pool._all
+        os.kill(worker.process.pid, signal.SIGKILL)  # the only worker gone: the next query starts one
+        worker.process.join(5)
+
+        async def leave_then_ask() -> Outcome:
+            leaving = asyncio.ensure_future(pool.run(ASK))
+            while not pool._starting:  # the pool is starting a worker for it in a thread
+                await asyncio.sleep(0.001)
+            leaving.cancel()  # as when its client closes the connection
+            with contextlib.suppress(asyncio.CancelledError):
+                await leaving
+            return await pool.run(ASK)
+
+        outcome = asyncio.run(leave_then_ask())
+        assert outcome.status == 200 and len(pool._all) == 1
     finally:
         pool.close()

@@ -114,7 +114,17 @@ class Pool:
             return True
 
     async def _start(self) -> Worker | None:
-        """A new worker in a claimed place, or None when none can be started now (the next query retries)."""
+        """A new worker in a claimed place, or None when none can be started now (the next query retries). When
+        the query it was started for is cancelled meanwhile (its client went away), the start goes on and the
+        worker joins the pool: a worker started in a thread and dropped would count toward `size` for good."""
+        starting = asyncio.ensure_future(self._started())
+        try:
+            return await asyncio.shield(starting)
+        except asyncio.CancelledError:
+            starting.add_done_callback(self._adopt)
+            raise
+
+    async def _started(self) -> Worker | None:
         try:
             return await asyncio.to_thread(self._spawn)
         except (OSError, RuntimeError) as e:
@@ -122,7 +132,12 @@ class Pool:
             return None
         finally:
             with self._lock:
-                self._starting -= 1
+                self._starting -= 1  # once the worker is in `_all`, or will not be
+
+    def _adopt(self, starting: asyncio.Future[Worker | None]) -> None:
+        """A worker started for a query that was cancelled: free for the next one."""
+        if not starting.cancelled() and starting.exception() is None and (worker := starting.result()) is not None:
+            self._give(worker)
 
     # -- fairness
 
