@@ -267,3 +267,28 @@ def test_a_worker_started_for_a_query_whose_client_left_still_joins_the_pool(dem
         assert outcome.status == 200 and len(pool._all) == 1
     finally:
         pool.close()
+
+
+def test_a_query_cancelled_as_a_worker_is_granted_to_it_does_not_run(demo_kb_path: Path) -> None:
+    """Issue 39's last flake, the other half: a waiting query whose client left in the very loop turn a worker was
+    granted to it ran anyway (Python 3.11's wait_for returned the worker and dropped the cancellation), to the time
+    limit, holding the worker and the client's slot: the next queries got 503."""
+    pool = _pool(demo_kb_path, 1)
+    try:
+
+        async def grant_and_cancel() -> tuple[str, int]:
+            worker = await pool._acquire("a")  # the only worker, held by client a
+            waiting = asyncio.ensure_future(pool.run(KILLER, "b"))
+            while not pool._waiters:
+                await asyncio.sleep(0.001)
+            pool._give(worker)  # a's query ends and its worker goes to b ...
+            waiting.cancel()  # ... as b's client goes away
+            try:
+                await waiting
+                return "ran", len(pool._idle)
+            except asyncio.CancelledError:
+                return "cancelled", len(pool._idle)
+
+        assert asyncio.run(grant_and_cancel()) == ("cancelled", 1)  # and the worker is free again
+    finally:
+        pool.close()

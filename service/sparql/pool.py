@@ -20,7 +20,6 @@ Without contention a query runs up to SPARQL_TIMEOUT, whoever sent it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import math
 import threading
@@ -225,8 +224,9 @@ class Pool:
                 self._stop_for_waiters(now)
                 if now >= deadline:
                     raise Busy
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(asyncio.shield(waiter.granted), min(deadline - now, self._next_look(now)))
+                # asyncio.wait, not wait_for: in Python 3.11 wait_for returns a worker granted in the loop turn the
+                # caller is cancelled in, and drops the cancellation (the query of a client gone then runs)
+                await asyncio.wait({waiter.granted}, timeout=min(deadline - now, self._next_look(now)))
             got = waiter.granted.result()
             return got
         finally:

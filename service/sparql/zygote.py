@@ -246,10 +246,11 @@ class Worker:
             raise WorkerGone from None
         loop.add_reader(fd, readable)
         try:
-            await asyncio.wait_for(asyncio.shield(stop), timeout)
-        except TimeoutError:
-            raise QueryTimeout from None
-        finally:  # (Stopped, set on `stop` by the pool, passes through)
+            done, _ = await asyncio.wait({stop}, timeout=timeout)  # (wait_for could drop a cancellation: see pool.py)
+            if not done:
+                raise QueryTimeout
+            stop.result()  # Stopped, set on `stop` by the pool, passes through
+        finally:
             loop.remove_reader(fd)
             os.set_blocking(fd, True)  # the loop made it non-blocking; the rest of a long answer is read in one go
         try:
