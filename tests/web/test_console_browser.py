@@ -406,3 +406,78 @@ def test_no_serious_accessibility_finding_with_results_and_errors(scheme: str, p
     p.get_by_role("button", name="Run").click()
     expect(p.locator(".cm-lintRange-error")).to_be_visible()
     assert serious() == []
+
+
+BY_SKILL = """PREFIX pf: <https://folio.example/ns#>
+SELECT ?skill ?skillLabel (COUNT(?work) AS ?works)
+WHERE { ?work pf:uses ?skill . ?skill rdfs:label ?skillLabel }
+GROUP BY ?skill ?skillLabel ORDER BY DESC(?works) ?skillLabel LIMIT 12"""
+BY_MONTH = """PREFIX pf: <https://folio.example/ns#>
+SELECT ?month (COUNT(DISTINCT ?work) AS ?works)
+WHERE { ?work pf:activeMonth ?m BIND(SUBSTR(STR(?m), 1, 7) AS ?month) }
+GROUP BY ?month ORDER BY DESC(?works) LIMIT 30"""
+PAINTED = """canvas => { const d = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
+  let n = 0; for (let i = 3; i < d.length; i += 4) { if (d[i] > 0) { n += 1; } } return n; }"""
+
+
+def _run(page: Page, query: str) -> None:
+    _set(page, query)
+    page.get_by_role("button", name="Run").click()
+    expect(page.locator(".page-status")).to_contain_text("Rows 1–")
+
+
+def test_a_result_with_numbers_is_drawn_as_a_chart_that_follows_the_table(page: Page) -> None:
+    """Results with a column of numbers get a Chart view beside the table (Chart.js, loaded when first asked
+    for): bars by default, a pie, and the filter and sort of the table carried over."""
+    _open(page)
+    loaded: list[str] = []
+    page.on("request", lambda r: loaded.append(r.url) if "console-charts" in r.url else None)
+    _run(page, BY_SKILL)
+    tabs = page.get_by_role("tablist", name="Result views").get_by_role("tab")
+    expect(tabs).to_have_text(["Table", "Chart"])
+    assert loaded == []  # not before a chart is asked for
+    tabs.nth(0).focus()
+    page.keyboard.press("ArrowRight")  # the tabs pattern: arrows move between views
+    chart = page.get_by_role("tabpanel", name="Chart")
+    expect(chart).to_be_visible()
+    expect(page.get_by_role("tabpanel", name="Table")).to_be_hidden()
+    canvas = chart.get_by_role("img")
+    expect(canvas).to_have_attribute("aria-label", re.compile(r"^bar chart of works by skillLabel, 12 bars"))
+    assert canvas.evaluate(PAINTED) > 2000 and len(loaded) == 1  # drawn, from the one bundle
+    page.screenshot(path=str(SHOTS / "console-chart.png"))
+    chart.get_by_label("Chart type").select_option("pie")
+    expect(canvas).to_have_attribute("aria-label", re.compile(r"^pie chart of works by skillLabel, 12 slices"))
+    page.get_by_role("tab", name="Table").click()
+    page.get_by_label("Filter rows").fill("py")
+    expect(page.locator(".page-status")).to_contain_text(re.compile(r"Rows 1–\d of \d \(filtered from 12\)"))
+    kept = page.locator("table.results tbody tr").count()
+    assert 1 <= kept < 12
+    page.get_by_role("tab", name="Chart").click()
+    expect(canvas).to_have_attribute("aria-label", re.compile(rf"^pie chart of works by skillLabel, {kept} slices"))
+
+
+def test_counts_by_month_are_a_line_over_time_and_a_table_without_numbers_has_no_chart(page: Page) -> None:
+    _open(page)
+    _run(page, BY_MONTH)
+    page.get_by_role("tab", name="Chart").click()
+    chart = page.get_by_role("tabpanel", name="Chart")
+    expect(chart.get_by_label("Chart type")).to_have_value("line")  # names that are months: a line over them, in order
+    expect(chart.get_by_role("img")).to_have_attribute("aria-label", re.compile(r"^line chart of works by month"))
+    _run(page, ENTITIES)  # names only: the table alone, still filterable
+    expect(page.get_by_role("tablist")).to_have_count(0)
+    page.get_by_label("Filter rows").fill("lantern")
+    expect(page.locator(".page-status")).to_contain_text("(filtered from")
+    for row in page.locator("table.results tbody tr").all_inner_texts():
+        assert "lantern" in row.lower()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_chart_view_has_no_accessibility_finding(scheme: str, page: Page, dark: Page) -> None:
+    p = dark if scheme == "dark" else page
+    _open(p)
+    _run(p, BY_SKILL)
+    p.get_by_role("tab", name="Chart").click()
+    drawn = p.get_by_role("tabpanel", name="Chart").get_by_role("img")
+    expect(drawn).to_have_attribute("aria-label", re.compile("bars"))
+    found = Axe().run(p).response["violations"]
+    assert [(v["id"], v["impact"]) for v in found if v["impact"] in ("moderate", "serious", "critical")] == []

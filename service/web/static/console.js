@@ -183,7 +183,49 @@
     const rows = doc.results.bindings;
     const title = rows.length + " result" + (rows.length === 1 ? "" : "s") + (truncated ? " (truncated: " + truncated.replace(/^true; /, "") + ")" : "") + took;
     const table = new ResultTable(vars, rows);
-    section(heading(title), downloads(query, ["json", "xml", "csv", "tsv"]), table.pager, table.wrap);
+    const views = [{ name: "Table", panel: [filterBox(table), table.pager, table.wrap] }];
+    const chart = Chart.of(vars, rows, table);
+    if (chart) { views.push({ name: "Chart", panel: [chart.box], shown: () => chart.draw() }); }
+    section(heading(title), downloads(query, ["json", "xml", "csv", "tsv"]), ...tabs(views));
+  }
+
+  // --- views of a result: tabs (the ARIA pattern: arrow keys move between them) --------------------------------
+  function tabs(views) {
+    if (views.length === 1) { return views[0].panel; }
+    const list = el("div", { role: "tablist", className: "view-tabs", "aria-label": "Result views" });
+    const panels = [];
+    const buttons = views.map((v, i) => {
+      const id = "view-" + v.name.toLowerCase();
+      const b = el("button", { type: "button", role: "tab", id: id + "-tab", className: "view-tab", textContent: v.name,
+                               "aria-controls": id, "aria-selected": String(i === 0), tabIndex: i === 0 ? 0 : -1 });
+      const panel = el("div", { role: "tabpanel", id: id, className: "view", "aria-labelledby": id + "-tab" }, ...v.panel);
+      panel.hidden = i !== 0;
+      panels.push(panel);
+      b.addEventListener("click", () => select(i));
+      b.addEventListener("keydown", (e) => {
+        const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
+        if (step) { e.preventDefault(); select((i + step + views.length) % views.length, true); }
+      });
+      return b;
+    });
+    function select(n, focus) {
+      buttons.forEach((b, i) => { b.setAttribute("aria-selected", String(i === n)); b.tabIndex = i === n ? 0 : -1; });
+      panels.forEach((p, i) => { p.hidden = i !== n; });
+      if (focus) { buttons[n].focus(); }
+      if (views[n].shown) { views[n].shown(); }
+    }
+    list.append(...buttons);
+    return [list, ...panels];
+  }
+
+  // --- filter: the rows holding the words typed (in any value, or its short form) -----------------------------
+  function filterBox(table) {
+    const id = "result-filter";
+    const input = el("input", { type: "search", id: id, className: "result-filter", autocomplete: "off",
+                                placeholder: "Filter rows" });
+    let timer = 0;
+    input.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(() => table.filter(input.value), 120); });
+    return el("p", { className: "filter" }, el("label", { htmlFor: id, textContent: "Filter rows " }), input);
   }
 
   const NUMERIC = /#(integer|decimal|double|float|int|long|short|byte|nonNegativeInteger|positiveInteger|negativeInteger|nonPositiveInteger|unsignedInt|unsignedLong)$/;
@@ -202,7 +244,9 @@
 
   function ResultTable(vars, rows) {
     this.vars = vars;
-    this.rows = rows.slice();
+    this.all = rows.slice();
+    this.rows = this.all;
+    this.listeners = [];
     this.page = 0;
     this.sortBy = null;
     this.descending = false;
@@ -246,14 +290,28 @@
     this.renderPager();
   };
 
+  ResultTable.prototype.filter = function (text) {
+    const words = text.toLowerCase().split(/\s+/).filter(Boolean);
+    const holds = (row) => words.every((w) => this.vars.some((v) => row[v] &&
+      (row[v].value.toLowerCase().includes(w) || (row[v].type === "uri" && short(row[v].value).toLowerCase().includes(w)))));
+    this.rows = words.length ? this.all.filter(holds) : this.all.slice();
+    if (this.sortBy) { this.order(); }
+    this.page = 0;
+    this.render();
+  };
+
+  ResultTable.prototype.changed = function (listener) { this.listeners.push(listener); };
+
   ResultTable.prototype.renderPager = function () {
+    this.listeners.forEach((f) => f());
     const total = this.rows.length;
     const pages = Math.max(1, Math.ceil(total / PAGE));
     const first = total ? this.page * PAGE + 1 : 0;
     const last = Math.min(total, (this.page + 1) * PAGE);
     const span = document.createElement("span");
     span.className = "page-status";
-    span.textContent = total ? "Rows " + first + "–" + last + " of " + total : "No rows";
+    const of = this.rows.length < this.all.length ? " (filtered from " + this.all.length + ")" : "";
+    span.textContent = (total ? "Rows " + first + "–" + last + " of " + total : "No rows") + of;
     const prev = button("Previous", "secondary", () => { this.page -= 1; this.render(); });
     prev.disabled = this.page === 0;
     const next = button("Next", "secondary", () => { this.page += 1; this.render(); });
@@ -265,10 +323,79 @@
   ResultTable.prototype.sort = function (v) {
     this.descending = this.sortBy === v ? !this.descending : false;
     this.sortBy = v;
-    const sign = this.descending ? -1 : 1;
-    this.rows.sort((a, b) => sign * compare(sortKey(a[v]), sortKey(b[v])));
+    this.order();
     this.page = 0;
     this.render();
+  };
+
+  ResultTable.prototype.order = function () {
+    const v = this.sortBy, sign = this.descending ? -1 : 1;
+    this.rows = this.rows.slice().sort((a, b) => sign * compare(sortKey(a[v]), sortKey(b[v])));
+  };
+
+  // --- chart: a bar, line or pie chart of a numeric column by a column of names or dates (Chart.js, loaded on
+  // first use); it follows the table's filter and order ----------------------------------------------------------
+  const DATE = /^-?\d{4}(-\d{2}){0,2}(T|$)/;
+  const MAX_POINTS = 200;
+
+  function Chart(vars, table, numeric, names) {
+    this.table = table;
+    this.numeric = numeric;
+    this.names = names;
+    this.chart = null;
+    const pick = (label, options, chosen) => {
+      const select = el("select", { className: "chart-choice" }, ...options.map((o) => el("option", { value: o, textContent: o })));
+      select.value = chosen;
+      select.addEventListener("change", () => this.draw());
+      return [el("label", { textContent: label + " " }, select), select];
+    };
+    const dated = (v) => table.all.every((row) => !row[v] || DATE.test(row[v].value));
+    const firstName = names.find((v) => v.endsWith("Label")) || names.find(dated) || names[0];
+    const [typeLabel, type] = pick("Chart type", ["bar", "line", "pie"], dated(firstName) ? "line" : "bar");
+    const [nameLabel, name] = pick("Names", names, firstName);
+    const [valueLabel, value] = pick("Values", numeric, numeric[0]);
+    this.type = type; this.name = name; this.value = value;
+    this.canvas = el("canvas", { role: "img" });
+    this.note = el("p", { className: "note chart-note" });
+    this.box = el("div", { className: "chart-view" }, el("p", { className: "chart-controls" }, typeLabel, " ", nameLabel, " ", valueLabel),
+                  el("div", { className: "chart-box" }, this.canvas), this.note);
+    table.changed(() => { if (this.chart) { this.draw(); } });
+  }
+
+  // A chart for results with a column of numbers (every value numeric) and a column of anything else.
+  Chart.of = function (vars, rows, table) {
+    const bound = (v) => rows.filter((r) => r[v]);
+    const numeric = vars.filter((v) => bound(v).length && bound(v).every((r) => r[v].type === "literal" && NUMERIC.test(r[v].datatype || "")));
+    const names = vars.filter((v) => !numeric.includes(v) && bound(v).length);
+    return rows.length && numeric.length && names.length ? new Chart(vars, table, numeric, names) : null;
+  };
+
+  Chart.prototype.draw = function () {
+    if (!window.FolioCharts) {
+      if (!Chart.loading) {
+        Chart.loading = new Promise((done, failed) => {
+          const script = el("script", { src: "/static/vendor/console-charts.js" });
+          script.addEventListener("load", done);
+          script.addEventListener("error", failed);
+          document.head.append(script);
+        });
+      }
+      Chart.loading.then(() => this.draw(), () => { this.note.textContent = "The chart library could not be loaded."; });
+      return;
+    }
+    const type = this.type.value, name = this.name.value, value = this.value.value;
+    let rows = this.table.rows.filter((r) => r[name] && r[value]);
+    if (type === "line" && rows.every((r) => DATE.test(r[name].value))) {
+      rows = rows.slice().sort((a, b) => a[name].value.localeCompare(b[name].value));  // over time
+    }
+    const shown = rows.slice(0, MAX_POINTS);
+    const labels = shown.map((r) => (r[name].type === "uri" ? short(r[name].value) : r[name].value));
+    const values = shown.map((r) => Number(r[value].value));
+    if (this.chart) { this.chart.destroy(); }
+    this.chart = window.FolioCharts.draw(this.canvas, { type, labels, series: [{ name: value, values }] });
+    this.canvas.setAttribute("aria-label", type + " chart of " + value + " by " + name + ", " + shown.length + " " +
+      (type === "pie" ? "slices" : type === "line" ? "points" : "bars") + " (the table has the same rows)");
+    this.note.textContent = rows.length > MAX_POINTS ? "The first " + MAX_POINTS + " of " + rows.length + " rows are drawn." : "";
   };
 
   // An IRI with a line-break opportunity after each separator: a narrow column wraps it between its parts.
