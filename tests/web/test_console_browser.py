@@ -481,3 +481,55 @@ def test_the_chart_view_has_no_accessibility_finding(scheme: str, page: Page, da
     expect(drawn).to_have_attribute("aria-label", re.compile("bars"))
     found = Axe().run(p).response["violations"]
     assert [(v["id"], v["impact"]) for v in found if v["impact"] in ("moderate", "serious", "critical")] == []
+
+
+def test_a_syntax_error_is_marked_as_the_query_is_typed(page: Page) -> None:
+    """Before Run: half a second after typing stops, the spot is underlined with the reason (SPARQL.js's parser,
+    the endpoint's prefixes declared), and nothing was sent to the endpoint."""
+    _open(page)
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if "/sparql" in r.url else None)
+    _set(page, "SELECT * WHERE {\n  ?s nope:p ?o\n}")
+    marked = page.locator(".cm-lintRange-error")
+    expect(marked).to_have_text("nope:")
+    marked.hover()
+    expect(page.locator(".cm-tooltip-lint")).to_contain_text("The prefix nope: is not declared")
+    _set(page, "SELECT * WHERE {\n  ?s pf:uses ?o\n")  # pf: is the endpoint's own: only the missing brace
+    expect(page.locator(".cm-lint-marker-error")).to_have_count(1)
+    expect(marked).to_have_count(1)
+    marked.hover()
+    expect(page.locator(".cm-tooltip-lint")).to_contain_text("the query ends too soon (expected")
+    page.keyboard.press("Control+End")
+    page.keyboard.type("}")
+    expect(marked).to_have_count(0)  # right again: no mark
+    assert sent == []
+
+
+def test_no_stored_query_is_marked_wrong(page: Page, http: httpx.Client) -> None:
+    """The parser that marks errors as you type takes every stored query the endpoint takes."""
+    names = re.findall(r'href="/console\?example=([\w-]+)"', http.get("/console").text)
+    _open(page)
+    for name in names:
+        query = textarea_text(http.get("/console", params={"example": name}).text)
+        _set(page, query)
+        page.wait_for_timeout(700)  # the check runs 500 ms after the last change
+        assert page.locator(".cm-lintRange-error").count() == 0, name
+
+
+@pytest.mark.parametrize(("typed", "offered", "never"), [
+    ("SEL", "SELECT", {"entity", "class", "property"}),                  # a clause: keywords, not entities
+    ("SELECT * WHERE {\n  ?w a pf:", "pf:Work", {"entity", "property"}),  # after `a`: classes
+    ("SELECT * WHERE {\n  ?w pf:", "pf:uses", {"entity", "class"}),       # after a subject: properties
+    ("SELECT * WHERE {\n  ?w pf:uses ?s ;\n    rdfs:", "rdfs:label", {"entity", "class"}),
+    ("SELECT * WHERE {\n  OPT", "OPTIONAL", {"class", "property"}),      # where a pattern starts: its keywords
+])  # fmt: skip
+def test_completion_follows_where_the_cursor_is(page: Page, typed: str, offered: str, never: set[str]) -> None:
+    _open(page)
+    _set(page, typed[:-1])
+    page.keyboard.press("Control+End")
+    page.keyboard.type(typed[-1], delay=40)
+    tooltip = page.locator(".cm-tooltip-autocomplete")
+    expect(tooltip).to_contain_text(offered)
+    details = tooltip.locator(".cm-completionDetail").all_inner_texts()
+    kinds = {d.split(" · ")[0] for d in details}
+    assert not kinds & never, (typed, kinds & never)
