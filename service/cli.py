@@ -326,12 +326,12 @@ def _print_counts(manifest: dict[str, Any]) -> None:
     print(
         f"  triples: {t['stated']} stated, {t['inferred']} inferred, {t['ontology']} ontology ({t['store']} in store)"
     )
-    print(f"  entities: {c['entities']}  " + ", ".join(f"{k} {v}" for k, v in c["entities_per_class"].items()))
+    print(f"  entities: {c['entities']}  " + ", ".join(f"{k} {v}" for k, v in sorted(c["entities_per_class"].items())))
     print(
         f"  works per tier: {c['works_per_tier']}; activity: {c['activity_months']} months over {c['activity_years']}"
     )
     print(f"  wiki: {c['articles']} articles, {c['passages']} passages; stored queries: {c['queries']}")
-    print("  lexicon: " + ", ".join(f"{k} {v}" for k, v in c["lexicon"].items()))
+    print("  lexicon: " + ", ".join(f"{k} {v}" for k, v in sorted(c["lexicon"].items())))  # as built or as read
 
 
 def _parser() -> argparse.ArgumentParser:

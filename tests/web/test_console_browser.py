@@ -533,3 +533,36 @@ def test_completion_follows_where_the_cursor_is(page: Page, typed: str, offered:
     details = tooltip.locator(".cm-completionDetail").all_inner_texts()
     kinds = {d.split(" · ")[0] for d in details}
     assert not kinds & never, (typed, kinds & never)
+
+
+PLACES = """PREFIX pf: <https://folio.example/ns#>
+SELECT ?place ?placeLabel ?lat ?long
+WHERE { ?place a pf:Place ; rdfs:label ?placeLabel ; pf:latitude ?lat ; pf:longitude ?long }"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_rows_with_coordinates_are_points_on_a_map_that_asks_no_one_else(scheme: str, page: Page, dark: Page,
+                                                                          server: str) -> None:  # fmt: skip
+    """A result with a latitude and a longitude column gets a Map view: Leaflet over the world map in its own
+    bundle, so no request leaves the site; one point a row, following the table's filter; no axe finding."""
+    p = dark if scheme == "dark" else page
+    hosts: set[str] = set()
+    p.on("request", lambda r: hosts.add(r.url.split("/")[2]))
+    _open(p)
+    _run(p, PLACES)
+    rows = p.locator("table.results tbody tr").count()
+    assert rows >= 10
+    p.get_by_role("tab", name="Map").click()
+    area = p.get_by_role("region", name=re.compile(r"^Map of \d+ place"))
+    expect(area).to_have_attribute("aria-label", f"Map of {rows} places by placeLabel (the table has the same rows)")
+    expect(area.locator("path.leaflet-interactive")).to_have_count(rows)  # one point a place
+    assert area.locator("path").count() > 150  # and the countries under them
+    if scheme == "light":
+        p.locator(".map-view").screenshot(path=str(SHOTS / "console-map.png"))
+    found = Axe().run(p).response["violations"]
+    assert [(v["id"], v["impact"]) for v in found if v["impact"] in ("moderate", "serious", "critical")] == []
+    p.get_by_role("tab", name="Table").click()
+    p.get_by_label("Filter rows").fill("lisbon")
+    p.get_by_role("tab", name="Map").click()
+    expect(area.locator("path.leaflet-interactive")).to_have_count(1)
+    assert hosts == {server.split("/")[2]}, hosts  # no tile server, nobody else

@@ -186,6 +186,8 @@
     const views = [{ name: "Table", panel: [filterBox(table), table.pager, table.wrap] }];
     const chart = Chart.of(vars, rows, table);
     if (chart) { views.push({ name: "Chart", panel: [chart.box], shown: () => chart.draw() }); }
+    const map = Map_.of(vars, rows, table);
+    if (map) { views.push({ name: "Map", panel: [map.box], shown: () => map.draw() }); }
     section(heading(title), downloads(query, ["json", "xml", "csv", "tsv"]), ...tabs(views));
   }
 
@@ -333,6 +335,56 @@
     this.rows = this.rows.slice().sort((a, b) => sign * compare(sortKey(a[v]), sortKey(b[v])));
   };
 
+  // A bundle of the vendor folder (its script, and its stylesheet when it has one), loaded once, on first use.
+  const bundles = {};
+  function bundle(name, css) {
+    if (!bundles[name]) {
+      bundles[name] = new Promise((done, failed) => {
+        if (css) { document.head.append(el("link", { rel: "stylesheet", href: "/static/vendor/" + name + ".css" })); }
+        const script = el("script", { src: "/static/vendor/" + name + ".js" });
+        script.addEventListener("load", done);
+        script.addEventListener("error", failed);
+        document.head.append(script);
+      });
+    }
+    return bundles[name];
+  }
+
+  // --- map: rows with a latitude and a longitude column (any names such as ?lat ?long), as points on a world map
+  // (Leaflet over a world map in the bundle: no tile server is asked); it follows the table's filter -------------
+  const LAT = /^(lat|latitude)$/i, LONG = /^(lon|long|lng|longitude)$/i;
+
+  function Map_(table, lat, long, names) {
+    this.table = table; this.lat = lat; this.long = long; this.names = names;
+    this.map = null;
+    this.area = el("div", { className: "map-box", role: "region", "aria-label": "Map of the rows" });
+    this.note = el("p", { className: "note map-note" });
+    this.box = el("div", { className: "map-view" }, this.area, this.note);
+    table.changed(() => { if (this.map) { this.draw(); } });
+  }
+
+  Map_.of = function (vars, rows, table) {
+    const numeric = (v) => rows.some((r) => r[v]) && rows.every((r) => !r[v] || (r[v].type === "literal" && NUMERIC.test(r[v].datatype || "")));
+    const lat = vars.find((v) => LAT.test(v) && numeric(v)), long = vars.find((v) => LONG.test(v) && numeric(v));
+    const names = vars.filter((v) => v !== lat && v !== long);
+    return lat && long ? new Map_(table, lat, long, names) : null;
+  };
+
+  Map_.prototype.draw = function () {
+    bundle("console-map", true).then(() => {
+      const name = this.names.find((v) => v.endsWith("Label")) || this.names[0];
+      const points = this.table.rows.filter((r) => r[this.lat] && r[this.long]).map((r) => ({
+        lat: Number(r[this.lat].value), lng: Number(r[this.long].value),
+        label: name && r[name] ? (r[name].type === "uri" ? short(r[name].value) : r[name].value) : r[this.lat].value + ", " + r[this.long].value,
+      }));
+      if (this.map) { this.map.remove(); }
+      this.map = window.FolioMap.draw(this.area, points);
+      this.area.setAttribute("aria-label", "Map of " + points.length + " place" + (points.length === 1 ? "" : "s") +
+        (name ? " by " + name : "") + " (the table has the same rows)");
+      this.note.textContent = points.length < this.table.rows.length ? (this.table.rows.length - points.length) + " rows have no coordinates." : "";
+    }, () => { this.note.textContent = "The map library could not be loaded."; });
+  };
+
   // --- chart: a bar, line or pie chart of a numeric column by a column of names or dates (Chart.js, loaded on
   // first use); it follows the table's filter and order ----------------------------------------------------------
   const DATE = /^-?\d{4}(-\d{2}){0,2}(T|$)/;
@@ -372,15 +424,7 @@
 
   Chart.prototype.draw = function () {
     if (!window.FolioCharts) {
-      if (!Chart.loading) {
-        Chart.loading = new Promise((done, failed) => {
-          const script = el("script", { src: "/static/vendor/console-charts.js" });
-          script.addEventListener("load", done);
-          script.addEventListener("error", failed);
-          document.head.append(script);
-        });
-      }
-      Chart.loading.then(() => this.draw(), () => { this.note.textContent = "The chart library could not be loaded."; });
+      bundle("console-charts", false).then(() => this.draw(), () => { this.note.textContent = "The chart library could not be loaded."; });
       return;
     }
     const type = this.type.value, name = this.name.value, value = this.value.value;
