@@ -91,6 +91,65 @@ def oxigraph_server(location: Path | None = None, port: int = 0) -> Iterator[Sto
             server.wait(timeout=20)
 
 
+VIRTUOSO_INI = """[Database]
+DatabaseFile = {dir}/virtuoso.db
+ErrorLogFile = {dir}/virtuoso.log
+LockFile = {dir}/virtuoso.lck
+TransactionFile = {dir}/virtuoso.trx
+xa_persistent_file = {dir}/virtuoso.pxa
+MaxCheckpointRemap = 2000
+[TempDatabase]
+DatabaseFile = {dir}/virtuoso-temp.db
+TransactionFile = {dir}/virtuoso-temp.trx
+[Parameters]
+ServerPort = 127.0.0.1:{sql}
+NumberOfBuffers = 10000
+MaxDirtyBuffers = 6000
+DirsAllowed = ., {dir}
+[HTTPServer]
+ServerPort = 127.0.0.1:{http}
+ServerRoot = {dir}
+MaxClientConnections = 10
+ServerThreads = 10
+[SPARQL]
+ResultSetMaxRows = 1000000
+MaxQueryExecutionTime = 60
+DefaultGraph =
+"""
+# The SPARQL user may update (the build's switch) and use the Graph Store Protocol (its upload): this server is
+# the site's own store, reachable only by it (docs/SCALE.md)
+VIRTUOSO_GRANTS = ('grant SPARQL_UPDATE to "SPARQL"; grant execute on DB.DBA.SPARQL_INSERT_DICT_CONTENT to "SPARQL"; '
+                   'grant execute on DB.DBA.SPARQL_DELETE_DICT_CONTENT to "SPARQL";')  # fmt: skip
+
+
+@contextmanager
+def virtuoso_server() -> Iterator[Store]:
+    """OpenLink Virtuoso 7 (Debian's `virtuoso-opensource`) on free loopback ports with a database in a
+    temporary folder: queries and updates at /sparql, the Graph Store Protocol at /sparql-graph-crud."""
+    binary, isql = shutil.which("virtuoso-t"), shutil.which("isql-vt")
+    if not binary or not isql:
+        raise RuntimeError("Virtuoso is Debian's virtuoso-opensource: apt-get install virtuoso-opensource")
+    with tempfile.TemporaryDirectory(prefix="folio-virtuoso-") as scratch:
+        sql, http = free_port(), free_port()
+        ini = Path(scratch) / "virtuoso.ini"
+        ini.write_text(VIRTUOSO_INI.format(dir=scratch, sql=sql, http=http), encoding="utf-8")
+        server = subprocess.Popen([binary, "+foreground", "+configfile", str(ini)], cwd=scratch,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        base = f"http://127.0.0.1:{http}"
+        try:
+            wait_until_up(base + "/sparql?query=ASK%7B%7D", 60)
+            subprocess.run([isql, str(sql), "dba", "dba", f"exec={VIRTUOSO_GRANTS}"], check=True, timeout=60,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+            yield Store(base + "/sparql", base + "/sparql", base + "/sparql-graph-crud")
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait(timeout=10)
+
+
 @contextmanager
 def nginx(upstreams: list[str]) -> Iterator[str]:
     """nginx on a free loopback port, spreading requests over `upstreams` (http://host:port each) and passing a

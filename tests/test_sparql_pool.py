@@ -16,6 +16,7 @@ from pathlib import Path
 from service.kb.layout import STORE_DIR
 from service.sparql.pool import Busy, Limits, Outcome, OverBudget, Pool, QueryTimeout, Request, Stopped
 from service.sparql.usage import Usage
+from service.sparql.zygote import Worker
 from tests.conftest import ROOT
 
 ASK = Request(query="ASK { ?s ?p ?o }", accept="application/sparql-results+json")
@@ -254,16 +255,25 @@ def test_a_worker_started_for_a_query_whose_client_left_still_joins_the_pool(dem
         os.kill(worker.process.pid, signal.SIGKILL)  # the only worker gone: the next query starts one
         worker.process.join(5)
 
+        spawn = pool._spawn
+
+        def slow_spawn() -> Worker:  # a start that takes a while, as on a loaded machine: the client leaves meanwhile
+            time.sleep(0.3)
+            return spawn()
+
+        pool._spawn = slow_spawn  # type: ignore[method-assign]
+
         async def leave_then_ask() -> Outcome:
             leaving = asyncio.ensure_future(pool.run(ASK))
             while not pool._starting:  # the pool is starting a worker for it in a thread
+                assert not leaving.done(), leaving
                 await asyncio.sleep(0.001)
             leaving.cancel()  # as when its client closes the connection
             with contextlib.suppress(asyncio.CancelledError):
                 await leaving
             return await pool.run(ASK)
 
-        outcome = asyncio.run(leave_then_ask())
+        outcome = asyncio.run(asyncio.wait_for(leave_then_ask(), 30))
         assert outcome.status == 200 and len(pool._all) == 1
     finally:
         pool.close()
@@ -280,6 +290,7 @@ def test_a_query_cancelled_as_a_worker_is_granted_to_it_does_not_run(demo_kb_pat
             worker = await pool._acquire("a")  # the only worker, held by client a
             waiting = asyncio.ensure_future(pool.run(KILLER, "b"))
             while not pool._waiters:
+                assert not waiting.done(), waiting
                 await asyncio.sleep(0.001)
             pool._give(worker)  # a's query ends and its worker goes to b ...
             waiting.cancel()  # ... as b's client goes away
@@ -289,6 +300,6 @@ def test_a_query_cancelled_as_a_worker_is_granted_to_it_does_not_run(demo_kb_pat
             except asyncio.CancelledError:
                 return "cancelled", len(pool._idle)
 
-        assert asyncio.run(grant_and_cancel()) == ("cancelled", 1)  # and the worker is free again
+        assert asyncio.run(asyncio.wait_for(grant_and_cancel(), 30)) == ("cancelled", 1)  # and the worker is free again
     finally:
         pool.close()

@@ -36,6 +36,8 @@ SPARQL_DIR = Path(__file__).parent / "sparql"
 KB_GRAPHS = (GRAPH_ONTOLOGY, GRAPH_DATA, GRAPH_INFERRED)
 GRAPH_MARKER = GRAPH_DATA.rsplit("/", 1)[0] + "/build"  # which build the store holds (service/kb/publish.py)
 ACCEPT = "text/tab-separated-values, application/n-triples;q=0.9, application/sparql-results+json;q=0.8"
+# for a store whose TSV is not SPARQL's (Virtuoso quotes the header's names and writes IRIs as plain strings)
+JSON_ACCEPT = "application/sparql-results+json, application/n-triples;q=0.9"
 _POSITION = re.compile(r"(\d+):(\d+)")
 IDLE_LIMIT = 30.0  # seconds a kept-alive connection may rest before it is opened again
 _STALE = b"os error 11"  # Oxigraph's answer on a connection it stopped reading (EAGAIN after its read timeout)
@@ -200,6 +202,7 @@ class RemoteStore:
         self.max_bytes = max_bytes
         self.graphs = graphs
         self.cut = False
+        self.accept = ACCEPT
         self._subject_quads = internal_query("subject-quads.rq")
 
     def connect(self) -> None:
@@ -221,8 +224,13 @@ class RemoteStore:
             defaults = named = list(self.graphs)
         fields += [("default-graph-uri", g) for g in defaults] + [("named-graph-uri", g) for g in named]
         status, media, body, self.cut = self.client.post(
-            urlencode(fields).encode(), "application/x-www-form-urlencoded", ACCEPT, limit=self.max_bytes
+            urlencode(fields).encode(), "application/x-www-form-urlencoded", self.accept, limit=self.max_bytes
         )
+        if status == 200 and media == "text/tab-separated-values" and not _sparql_tsv(body):
+            self.accept = JSON_ACCEPT  # from now on: this store's TSV cannot say an IRI from a string
+            return self.query(query, use_default_graph_as_union=use_default_graph_as_union,
+                              default_graph=default_graph, named_graphs=named_graphs, prefixes=prefixes,
+                              base_iri=base_iri)  # fmt: skip
         if status != 200:
             message = _shift(body.decode("utf-8", "replace").strip()[:500], head.count("\n"))
             if status == 400:
@@ -274,6 +282,12 @@ def _shift(message: str, lines: int) -> str:
         return f"{max(1, int(m.group(1)) - lines)}:{m.group(2)}"
 
     return _POSITION.sub(back, message, count=1)
+
+
+def _sparql_tsv(body: bytes) -> bool:
+    """Whether a TSV result is SPARQL 1.1's: its header names variables (?x), or it is an ASK's true or false."""
+    head = body.split(b"\n", 1)[0].strip()
+    return head in (b"true", b"false", b"") or all(name.startswith((b"?", b"$")) for name in head.split(b"\t"))
 
 
 def parse_result(media: str, body: bytes) -> Any:

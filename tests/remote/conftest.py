@@ -11,7 +11,7 @@ import pytest
 from service.kb import KB
 from service.kb.build import build
 from service.kb.sources import Sources
-from service.topology import Store, environment, oxigraph_server
+from service.topology import Store, environment, oxigraph_server, virtuoso_server
 from tests.conftest import demo_sources, mateo_sources, quiet
 from tests.web.conftest import http, server  # noqa: F401  # the embedded server, to compare with
 
@@ -27,15 +27,25 @@ def open_remote(store: Store, kb: Path) -> KB:
         return KB.open(kb)
 
 
+SERVERS = {"oxigraph": oxigraph_server, "virtuoso": virtuoso_server}
+
+
+@pytest.fixture(scope="module", params=sorted(SERVERS))
+def engine(request: pytest.FixtureRequest) -> str:
+    """Which SPARQL server stands for the remote store: every remote-store test runs on each."""
+    name: str = request.param
+    return name
+
+
 @pytest.fixture(scope="module")
-def demo_store() -> Iterator[Store]:
-    with oxigraph_server() as store:
+def demo_store(engine: str) -> Iterator[Store]:
+    with SERVERS[engine]() as store:
         yield store
 
 
 @pytest.fixture(scope="module")
-def mateo_store() -> Iterator[Store]:
-    with oxigraph_server() as store:
+def mateo_store(engine: str) -> Iterator[Store]:
+    with SERVERS[engine]() as store:
         yield store
 
 

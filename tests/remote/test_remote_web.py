@@ -44,9 +44,16 @@ def _lines(body: str) -> list[str]:
     return sorted(body.strip().splitlines())
 
 
+# What Virtuoso 7.2.5 cannot promise through /sparql (docs/SCALE.md): an ASK asked for as SPARQL JSON comes back
+# as a one-row SELECT of `__ASK_RETVAL` = 1, and a CONSTRUCT asked for as N-Triples is refused (406).
+VIRTUOSO_FORMATS = {("ASK", "application/sparql-results+json"), ("CONSTRUCT", "application/n-triples")}
+
+
 @pytest.mark.parametrize(("query", "accept"), QUERIES)
-def test_sparql_answers_as_over_the_embedded_store(http: httpx.Client, remote_server: str, query: str,
-                                                   accept: str) -> None:  # fmt: skip
+def test_sparql_answers_as_over_the_embedded_store(http: httpx.Client, remote_server: str, query: str, accept: str,
+                                                   engine: str, request: pytest.FixtureRequest) -> None:  # fmt: skip
+    if engine == "virtuoso" and (query.split(maxsplit=1)[0], accept) in VIRTUOSO_FORMATS:
+        request.applymarker(pytest.mark.xfail(strict=True, reason="Virtuoso's own ASK JSON; no N-Triples for it"))
     here = http.post("/sparql", data={"query": query}, headers={"Accept": accept})
     there = httpx.post(remote_server + "/sparql", data={"query": query}, headers={"Accept": accept}, timeout=30)
     assert here.status_code == there.status_code == 200
@@ -59,7 +66,7 @@ def test_sparql_answers_as_over_the_embedded_store(http: httpx.Client, remote_se
         assert _lines(here.text) == _lines(there.text)
 
 
-def test_the_limits_and_refusals_hold_on_the_remote_store(remote_server: str) -> None:
+def test_the_limits_and_refusals_hold_on_the_remote_store(remote_server: str, engine: str) -> None:
     cut = httpx.get(remote_server + "/sparql", params={"query": "SELECT * WHERE { ?s ?p ?o }"}, timeout=30)
     assert cut.status_code == 200 and len(cut.json()["results"]["bindings"]) == 50
     assert cut.headers["x-sparql-truncated"].startswith("true")
@@ -67,7 +74,8 @@ def test_the_limits_and_refusals_hold_on_the_remote_store(remote_server: str) ->
     service = httpx.get(remote_server + "/sparql", params={"query": remote})
     assert service.status_code == 403
     bad = httpx.get(remote_server + "/sparql", params={"query": "SELECT * WHERE {\n\n  ?s a zz:Thing }"})
-    assert bad.status_code == 400 and bad.json()["error"]["line"] == 3
+    assert bad.status_code == 400
+    assert bad.json()["error"].get("line") == (3 if engine == "oxigraph" else None)  # Virtuoso's say no position
     update = httpx.post(remote_server + "/sparql", content="DROP ALL",
                         headers={"Content-Type": "application/sparql-update"})  # fmt: skip
     assert update.status_code == 403
