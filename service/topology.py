@@ -142,12 +142,17 @@ def virtuoso_server() -> Iterator[Store]:
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
             yield Store(base + "/sparql", base + "/sparql", base + "/sparql-graph-crud")
         finally:
-            server.terminate()
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait(timeout=10)
+            stop(server, 30)
+
+
+def stop(process: subprocess.Popen[bytes], seconds: float) -> None:
+    """Ask a server to stop; kill it if it has not within `seconds`."""
+    process.terminate()
+    try:
+        process.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
 
 
 @contextmanager

@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import Browser, sync_playwright
 
 from service.bench_http import free_port
+from service.topology import stop
 from tests.conftest import ROOT
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -56,11 +57,7 @@ def serving(kb: Path, logs: Path, workers: int = 1, **env: str) -> Iterator[str]
                 raise RuntimeError(f"the server stopped (exit code {process.returncode}):\n{tail}") from e
             raise
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop(process, 10)
         out.close()
 
 
