@@ -43,6 +43,16 @@ def wait_until_up(url: str, seconds: float = 60) -> None:
     raise RuntimeError(f"{url} did not answer within {seconds:.0f} s")
 
 
+def stop(process: subprocess.Popen[bytes], seconds: float) -> None:
+    """Ask a server to stop; kill it if it has not within `seconds`."""
+    process.terminate()
+    try:
+        process.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -70,8 +80,7 @@ def app_server(kb: Path, workers: int = 2, **env: str) -> Iterator[tuple[str, su
             wait_until_up(base + "/healthz", 600)  # a 100x KB takes minutes to load in every worker
             yield base, server
         finally:
-            server.terminate()
-            server.wait(timeout=20)
+            stop(server, 20)
 
 
 def _lua(paths: list[str], clients: int = 0) -> str:
@@ -213,8 +222,7 @@ def bench_sparql(kb: Path, query: str, seconds: int = 15, workers: int = 2, conn
                 order = [ours_name, native_name] if n % 2 == 0 else [native_name, ours_name]
                 rounds.append({name: _wrk(bases[name], [path], seconds, connections, CLIENTS) for name in order})
     finally:
-        oxigraph_server.terminate()
-        oxigraph_server.wait(timeout=20)
+        stop(oxigraph_server, 20)
     out(f"wrk, {connections} connections from {CLIENTS} client addresses, {seconds} s each, the two servers taking "
         f"turns on this machine ({os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f} at the end), {rounds_n} "
         f"rounds; ours: `serve --workers {workers}`, SPARQL_WORKERS=1, behind a proxy, the rest defaults. "

@@ -17,7 +17,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from service.bench_http import app_server, free_port, wait_until_up
+from service.bench_http import app_server, free_port, stop, wait_until_up
 from service.kb.build import build
 from service.kb.sources import Sources
 
@@ -87,8 +87,7 @@ def oxigraph_server(location: Path | None = None, port: int = 0) -> Iterator[Sto
             wait_until_up(base + "/query?query=ASK%7B%7D", 30)
             yield Store(base + "/query", base + "/update", base + "/store")
         finally:
-            server.terminate()
-            server.wait(timeout=20)
+            stop(server, 20)
 
 
 VIRTUOSO_INI = """[Database]
@@ -145,16 +144,6 @@ def virtuoso_server() -> Iterator[Store]:
             stop(server, 30)
 
 
-def stop(process: subprocess.Popen[bytes], seconds: float) -> None:
-    """Ask a server to stop; kill it if it has not within `seconds`."""
-    process.terminate()
-    try:
-        process.wait(timeout=seconds)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(timeout=10)
-
-
 @contextmanager
 def nginx(upstreams: list[str]) -> Iterator[str]:
     """nginx on a free loopback port, spreading requests over `upstreams` (http://host:port each) and passing a
@@ -175,8 +164,7 @@ def nginx(upstreams: list[str]) -> Iterator[str]:
             wait_until_up(base + "/healthz", 30)
             yield base
         finally:
-            proxy.terminate()
-            proxy.wait(timeout=20)
+            stop(proxy, 20)
 
 
 @dataclass

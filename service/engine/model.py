@@ -101,6 +101,11 @@ class Plan:
     # every result of the answer, best first, with its score: `results` is the first page of it (Planner.page)
     ranked: list[tuple[str, float]] = field(default_factory=list, repr=False)
 
+    @property
+    def total(self) -> int:
+        """How many results the answer has in all (a model's answer has only its own)."""
+        return max(len(self.ranked), len(self.results))
+
     def to_json(self) -> dict[str, Any]:
         return {
             "question": self.question,
@@ -111,7 +116,7 @@ class Plan:
             "route": self.route,
             "answer": self.answer.to_json() if self.answer else None,
             "results": [r.to_json() for r in self.results],
-            "results_total": max(len(self.ranked), len(self.results)),
+            "results_total": self.total,
             "ambiguous": [{"text": t, "candidates": c} for t, c in self.ambiguous],
             "confidence": self.confidence.to_json(),
             "sparql": [run.to_json() for run in self.sparql],

@@ -34,9 +34,8 @@ async def _asked(request: Request) -> dict[str, Any]:
         "question": request.query_params.get("q")}  # fmt: skip
 
 
-async def _question(request: Request) -> tuple[str, str | None, bool]:
+def _question(doc: dict[str, Any]) -> tuple[str, str | None, bool]:
     """The question, the question before it, and whether the trace is asked for."""
-    doc = await _asked(request)
     question = clean_question(doc["question"])
     assert question is not None
     return question, clean_question(doc.get("previous"), "previous", required=False), flag(doc.get("trace"), "trace")
@@ -44,10 +43,7 @@ async def _question(request: Request) -> tuple[str, str | None, bool]:
 
 async def ask(request: Request) -> Response:
     doc = await _asked(request)
-    question = clean_question(doc["question"])
-    assert question is not None
-    previous = clean_question(doc.get("previous"), "previous", required=False)
-    trace = flag(doc.get("trace"), "trace")
+    question, previous, trace = _question(doc)
     number, size = paging.asked(planner_of(request), doc.get("page"), doc.get("per_page"))
     await warm_meaning(request, question)
     plan = await with_fallback(request, plan_for(request, question, previous, trace=trace))
@@ -83,7 +79,7 @@ async def preview_endpoint(request: Request) -> Response:
 
 
 async def next_endpoint(request: Request) -> Response:
-    question, previous, _ = await _question(request)
+    question, previous, _ = _question(await _asked(request))
     plan = plan_for(request, question, previous)
     return JSONResponse({"question": question, "followups": next_questions(planner_of(request), plan, engine.today())})
 

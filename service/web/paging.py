@@ -45,4 +45,4 @@ def asked(planner: Planner, page: Any, per_page: Any) -> tuple[int, int]:
 
 def of(planner: Planner, plan: Plan, number: int, size: int) -> Page:
     """Page `number` of the plan's results in pages of `size`; a page past the last is empty."""
-    return Page(number, size, max(len(plan.ranked), len(plan.results)), planner.page(plan, number, size))
+    return Page(number, size, plan.total, planner.page(plan, number, size))

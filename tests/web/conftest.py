@@ -15,8 +15,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
-from service.bench_http import free_port
-from service.topology import stop
+from service.bench_http import free_port, stop
 from tests.conftest import ROOT
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

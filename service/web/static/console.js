@@ -184,9 +184,9 @@
     const title = rows.length + " result" + (rows.length === 1 ? "" : "s") + (truncated ? " (truncated: " + truncated.replace(/^true; /, "") + ")" : "") + took;
     const table = new ResultTable(vars, rows);
     const views = [{ name: "Table", panel: [filterBox(table), table.pager, table.wrap] }];
-    const chart = Chart.of(vars, rows, table);
+    const chart = ChartView.of(vars, rows, table);
     if (chart) { views.push({ name: "Chart", panel: [chart.box], shown: () => chart.draw() }); }
-    const map = Map_.of(vars, rows, table);
+    const map = MapView.of(vars, rows, table);
     if (map) { views.push({ name: "Map", panel: [map.box], shown: () => map.draw() }); }
     section(heading(title), downloads(query, ["json", "xml", "csv", "tsv"]), ...tabs(views));
   }
@@ -300,12 +300,12 @@
     if (this.sortBy) { this.order(); }
     this.page = 0;
     this.render();
+    this.listeners.forEach((f) => f());  // the chart and the map follow the rows
   };
 
   ResultTable.prototype.changed = function (listener) { this.listeners.push(listener); };
 
   ResultTable.prototype.renderPager = function () {
-    this.listeners.forEach((f) => f());
     const total = this.rows.length;
     const pages = Math.max(1, Math.ceil(total / PAGE));
     const first = total ? this.page * PAGE + 1 : 0;
@@ -328,6 +328,7 @@
     this.order();
     this.page = 0;
     this.render();
+    this.listeners.forEach((f) => f());
   };
 
   ResultTable.prototype.order = function () {
@@ -354,7 +355,7 @@
   // (Leaflet over a world map in the bundle: no tile server is asked); it follows the table's filter -------------
   const LAT = /^(lat|latitude)$/i, LONG = /^(lon|long|lng|longitude)$/i;
 
-  function Map_(table, lat, long, names) {
+  function MapView(table, lat, long, names) {
     this.table = table; this.lat = lat; this.long = long; this.names = names;
     this.map = null;
     this.area = el("div", { className: "map-box", role: "region", "aria-label": "Map of the rows" });
@@ -363,14 +364,14 @@
     table.changed(() => { if (this.map) { this.draw(); } });
   }
 
-  Map_.of = function (vars, rows, table) {
+  MapView.of = function (vars, rows, table) {
     const numeric = (v) => rows.some((r) => r[v]) && rows.every((r) => !r[v] || (r[v].type === "literal" && NUMERIC.test(r[v].datatype || "")));
     const lat = vars.find((v) => LAT.test(v) && numeric(v)), long = vars.find((v) => LONG.test(v) && numeric(v));
     const names = vars.filter((v) => v !== lat && v !== long);
-    return lat && long ? new Map_(table, lat, long, names) : null;
+    return lat && long ? new MapView(table, lat, long, names) : null;
   };
 
-  Map_.prototype.draw = function () {
+  MapView.prototype.draw = function () {
     bundle("console-map", true).then(() => {
       const name = this.names.find((v) => v.endsWith("Label")) || this.names[0];
       const points = this.table.rows.filter((r) => r[this.lat] && r[this.long]).map((r) => ({
@@ -390,7 +391,7 @@
   const DATE = /^-?\d{4}(-\d{2}){0,2}(T|$)/;
   const MAX_POINTS = 200;
 
-  function Chart(vars, table, numeric, names) {
+  function ChartView(table, numeric, names) {
     this.table = table;
     this.numeric = numeric;
     this.names = names;
@@ -415,14 +416,14 @@
   }
 
   // A chart for results with a column of numbers (every value numeric) and a column of anything else.
-  Chart.of = function (vars, rows, table) {
+  ChartView.of = function (vars, rows, table) {
     const bound = (v) => rows.filter((r) => r[v]);
     const numeric = vars.filter((v) => bound(v).length && bound(v).every((r) => r[v].type === "literal" && NUMERIC.test(r[v].datatype || "")));
     const names = vars.filter((v) => !numeric.includes(v) && bound(v).length);
-    return rows.length && numeric.length && names.length ? new Chart(vars, table, numeric, names) : null;
+    return rows.length && numeric.length && names.length ? new ChartView(table, numeric, names) : null;
   };
 
-  Chart.prototype.draw = function () {
+  ChartView.prototype.draw = function () {
     if (!window.FolioCharts) {
       bundle("console-charts", false).then(() => this.draw(), () => { this.note.textContent = "The chart library could not be loaded."; });
       return;
