@@ -26,8 +26,10 @@ FROM python:3.11-slim
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY service ./service
-# the PostgreSQL extra: docker-compose.yml keeps the question log in PostgreSQL
-RUN pip install --no-cache-dir ".[postgres]" \
+# the PostgreSQL extra: docker-compose.yml keeps the question log in PostgreSQL; libseccomp writes the SPARQL
+# workers' seccomp filter (service/sparql/sandbox.py; the base image has it for apt, named here so it stays)
+RUN apt-get update && apt-get install -y --no-install-recommends libseccomp2 && rm -rf /var/lib/apt/lists/* \
+    && pip install --no-cache-dir ".[postgres]" \
     && useradd --system --uid 10001 --no-create-home --home-dir /app folio \
     && mkdir -p /app/var/log /kb \
     && chown -R folio /app/var /kb

@@ -5,8 +5,9 @@ running it cannot reach a network:
 
 - netns: when the process may (root, or unprivileged user namespaces), it moves into a network namespace of
   its own, which holds nothing but a loopback interface that is down;
-- seccomp: on any Linux, a seccomp filter makes every later `socket()` for an internet or packet family (and
-  `io_uring_setup`, which could open one) fail with EACCES. The pipe to the web process exists before.
+- seccomp: on any Linux with libseccomp, a seccomp filter makes every later `socket()` for an internet or
+  packet family (and `io_uring_setup`, which could open one) fail with EACCES, and kills the process at any
+  system call made through another architecture's gate. The pipe to the web process exists before.
 
 `close_network()` installs what this host allows and then checks itself: it tries to open a TCP socket and
 to connect to loopback. The walls that hold are reported to the web process and shown in /healthz.
@@ -14,74 +15,83 @@ to connect to loopback. The walls that hold are reported to the web process and 
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import errno
-import os
-import platform
+import functools
 import socket
-import struct
 
-# prctl and seccomp constants (linux/prctl.h, linux/seccomp.h, linux/filter.h, linux/audit.h)
-_PR_SET_NO_NEW_PRIVS = 38
-_PR_SET_SECCOMP = 22
-_SECCOMP_MODE_FILTER = 2
-_SECCOMP_RET_ALLOW = 0x7FFF0000
-_SECCOMP_RET_ERRNO = 0x00050000
-_BPF_LD_W_ABS = 0x20
-_BPF_JEQ_K = 0x15
-_BPF_RET_K = 0x06
+# libseccomp (seccomp.h): it writes the BPF program, with the checks a hand-written one misses (a system call
+# made through another architecture's gate, such as the 32-bit `int 0x80` of an x86-64 process, or the x32 ABI,
+# kills the process instead of slipping past a filter keyed to this architecture's numbers)
+_SCMP_ACT_ALLOW = 0x7FFF0000
+_SCMP_ACT_KILL_PROCESS = 0x80000000
+_SCMP_FLTATR_ACT_BADARCH = 2
+_SCMP_CMP_EQ = 4
 _CLONE_NEWNET = 0x40000000
 _CLONE_NEWUSER = 0x10000000
-# machine -> (audit arch, socket syscall number, io_uring_setup syscall number)
-_ARCH = {
-    "x86_64": (0xC000003E, 41, 425),
-    "aarch64": (0xC00000B7, 198, 425),
-}
 _DENIED_FAMILIES = (socket.AF_INET, socket.AF_INET6, 17)  # 17: AF_PACKET
+_DENIED_CALLS = (b"io_uring_setup",)  # io_uring could open a socket without calling socket()
 
 
-def _filter(arch: int, nr_socket: int, nr_uring: int) -> bytes:
-    """The BPF program: for this architecture, socket(AF_INET | AF_INET6 | AF_PACKET) and io_uring_setup fail
-    with EACCES; every other call is allowed."""
-    deny = _SECCOMP_RET_ERRNO | errno.EACCES
-    prog = [
-        (_BPF_LD_W_ABS, 0, 0, 4),  # A = seccomp_data.arch
-        (_BPF_JEQ_K, 1, 0, arch),  # our architecture: go on; else allow
-        (_BPF_RET_K, 0, 0, _SECCOMP_RET_ALLOW),
-        (_BPF_LD_W_ABS, 0, 0, 0),  # A = seccomp_data.nr
-        (_BPF_JEQ_K, 0, 1, nr_uring),
-        (_BPF_RET_K, 0, 0, deny),
-        (_BPF_JEQ_K, 1, 0, nr_socket),  # socket(): look at the family
-        (_BPF_RET_K, 0, 0, _SECCOMP_RET_ALLOW),
-        (_BPF_LD_W_ABS, 0, 0, 16),  # A = seccomp_data.args[0] (low half): the family
-    ]
-    for n, family in enumerate(_DENIED_FAMILIES):
-        remaining = len(_DENIED_FAMILIES) - n - 1
-        prog.append((_BPF_JEQ_K, remaining + 1, 0, family))  # a denied family: jump to the deny below
-    prog += [(_BPF_RET_K, 0, 0, _SECCOMP_RET_ALLOW), (_BPF_RET_K, 0, 0, deny)]
-    return b"".join(struct.pack("HBBI", *ins) for ins in prog)
+class _ArgCmp(ctypes.Structure):  # struct scmp_arg_cmp
+    _fields_ = [("arg", ctypes.c_uint), ("op", ctypes.c_int), ("datum_a", ctypes.c_uint64),
+                ("datum_b", ctypes.c_uint64)]  # fmt: skip
 
 
+@functools.cache
 def _libc() -> ctypes.CDLL:
-    return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+    """Loaded once, by the zygote before it forks (finding a library by name runs ldconfig: milliseconds)."""
+    return ctypes.CDLL("libc.so.6", use_errno=True)
+
+
+@functools.cache
+def _libseccomp() -> ctypes.CDLL | None:
+    """libseccomp 2 (Debian's libseccomp2, which apt itself needs), or None where it is not installed."""
+    for name in ("libseccomp.so.2", ctypes.util.find_library("seccomp")):
+        if name:
+            with contextlib.suppress(OSError):
+                lib = ctypes.CDLL(name, use_errno=True)
+                lib.seccomp_init.restype = ctypes.c_void_p
+                lib.seccomp_init.argtypes = [ctypes.c_uint32]
+                lib.seccomp_release.argtypes = [ctypes.c_void_p]
+                lib.seccomp_attr_set.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_uint32]
+                lib.seccomp_syscall_resolve_name.argtypes = [ctypes.c_char_p]
+                lib.seccomp_rule_add_array.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int, ctypes.c_uint,
+                                                       ctypes.POINTER(_ArgCmp)]  # fmt: skip
+                lib.seccomp_load.argtypes = [ctypes.c_void_p]
+                return lib
+    return None
 
 
 def _seccomp() -> bool:
-    arch = _ARCH.get(platform.machine())
-    if arch is None or not hasattr(os, "uname") or os.uname().sysname != "Linux":
+    """socket(AF_INET | AF_INET6 | AF_PACKET) and io_uring_setup fail with EACCES; any system call through
+    another architecture's gate kills the process; every other call is allowed. False when it cannot be set."""
+    lib = _libseccomp()
+    ctx = lib.seccomp_init(_SCMP_ACT_ALLOW) if lib is not None else None
+    if lib is None or not ctx:
         return False
-    code = _filter(*arch)
-    buffer = ctypes.create_string_buffer(code, len(code))
+    try:
+        deny = 0x00050000 | errno.EACCES  # SCMP_ACT_ERRNO(EACCES)
+        nr_socket = lib.seccomp_syscall_resolve_name(b"socket")
+        calls = [lib.seccomp_syscall_resolve_name(name) for name in _DENIED_CALLS]
+        if lib.seccomp_attr_set(ctx, _SCMP_FLTATR_ACT_BADARCH, _SCMP_ACT_KILL_PROCESS) or min(nr_socket, *calls) < 0:
+            return False
+        for family in _DENIED_FAMILIES:
+            if lib.seccomp_rule_add_array(ctx, deny, nr_socket, 1, ctypes.byref(_ArgCmp(0, _SCMP_CMP_EQ, family, 0))):
+                return False
+        if any(lib.seccomp_rule_add_array(ctx, deny, nr, 0, None) for nr in calls):
+            return False
+        return bool(lib.seccomp_load(ctx) == 0)  # sets no_new_privs first, as the kernel requires
+    finally:
+        lib.seccomp_release(ctx)
 
-    class _Prog(ctypes.Structure):
-        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
-    prog = _Prog(len(code) // 8, ctypes.cast(buffer, ctypes.c_void_p))
-    libc = _libc()
-    if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-        return False
-    return bool(libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0) == 0)
+def load_libraries() -> None:
+    """Load libc and libseccomp now, in a process that forks the workers that close their network."""
+    _libc()
+    _libseccomp()
 
 
 def enter_namespace() -> bool:

@@ -27,7 +27,7 @@ from typing import Any
 
 import pyoxigraph as ox
 
-from service.sparql.sandbox import enter_namespace
+from service.sparql.sandbox import enter_namespace, load_libraries
 from service.sparql.worker import Limits, Outcome, RemoteSource, Request, Source, serve
 
 START_WAIT = 600.0  # seconds the zygote may take to load the store (a 100x KB takes minutes)
@@ -94,6 +94,8 @@ def _load(folder: str) -> ox.Store:
 
 def _main(source: Source, prefixes: dict[str, str], control: Connection, limits: Limits) -> None:
     _one_malloc_arena()
+    if limits.sandbox:
+        load_libraries()  # once here, not in every worker forked from here
     if limits.sandbox and not isinstance(source, RemoteSource):
         enter_namespace()  # the workers are forked into this empty network namespace, instead of each making its own
     try:
