@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import unicodedata
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -75,6 +75,11 @@ async def body_json(request: Request) -> dict[str, Any]:
     return doc
 
 
+# Unicode's control characters (category Cc: U+0000-U+001F, U+007F-U+009F) but tab and line breaks, the
+# replacement character a bad byte decodes to, and lone surrogates: one search of the question for all of them
+_UNWELCOME = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffd\ud800-\udfff]")
+
+
 def clean_question(value: Any, name: str = "question", *, required: bool = True) -> str | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         if required:
@@ -82,9 +87,10 @@ def clean_question(value: Any, name: str = "question", *, required: bool = True)
         return None
     if not isinstance(value, str):
         raise ApiError(422, f"`{name}` must be a string.")
-    if "\ufffd" in value or any("\ud800" <= c <= "\udfff" for c in value):
+    bad = _UNWELCOME.search(value)
+    if bad is not None and (bad.group() == "\ufffd" or "\ud800" <= bad.group() <= "\udfff"):
         raise ApiError(400, f"`{name}` is not valid UTF-8 (or holds a lone surrogate).")
-    if any(unicodedata.category(c) == "Cc" and c not in "\t\n\r" for c in value):
+    if bad is not None:
         raise ApiError(422, f"`{name}` contains control characters.")
     if len(value) > MAX_QUESTION:
         raise ApiError(422, f"`{name}` is limited to {MAX_QUESTION} characters (got {len(value)}).")
