@@ -40,7 +40,7 @@ class Entity:
     name: str  # local name: /id/NAME, /wiki/NAME
     label: str
     kind: str  # work, skill, technique, theme, dataset, role, organisation, place, person
-    classes: set[str] = field(default_factory=set)
+    classes: set[str] = field(default_factory=set)  # the portfolio's by local name ("Talk"), an owner's by IRI
     short: str | None = None
     description: str = ""
     tier: int | None = None
@@ -62,10 +62,12 @@ class Entity:
 
     @property
     def type(self) -> str:
+        """The most specific kind of work, else the owner's own class (its local name), else the kind."""
         for cls in _TYPE_ORDER:
             if cls in self.classes:
                 return cls
-        return self.kind.capitalize()
+        own = sorted(c for c in self.classes if "/" in c)
+        return re.split(r"[#/]", own[0])[-1] if own else self.kind.capitalize()
 
 
 def what_it_is(e: Entity) -> set[str]:

@@ -15,6 +15,7 @@ from service.engine.intents import contains, phrases
 from service.engine.link import tokenize
 from service.engine.model import Plan
 from service.text import stem, terms
+from service.vocab import PF
 
 _ONLY_POINTING = {"and", "what", "about", "how", "tell", "me", "is", "s"}  # "and the second one?" asks nothing more
 
@@ -195,9 +196,9 @@ def _of_kind_named(engine: Engine, words: list[str], previous: Plan) -> list[str
     named = _kind_named(engine, words)
     if named is None:
         return []
-    local = named[1].rsplit("#", 1)[-1]
+    cls = named[1].removeprefix(PF)  # as an entity's classes name it
     of_kind = [r.iri for r in previous.results if r.iri in engine.entities
-               and local in engine.entities[r.iri].classes]  # fmt: skip
+               and cls in engine.entities[r.iri].classes]  # fmt: skip
     return [] if previous.entity in of_kind else of_kind
 
 

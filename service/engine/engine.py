@@ -14,7 +14,7 @@ from service.engine.apart import Apart
 from service.engine.catalog import Entity, load_entities
 from service.engine.dates import DateParser
 from service.engine.intents import MAX_PHRASE, Intents, Phrase, Phrases, contains, ngrams, phrases
-from service.engine.link import Linker, tokenize
+from service.engine.link import Linker, other_number, tokenize
 from service.engine.quantity import Quantities
 from service.engine.retrieve import Bm25, PassageIndex
 from service.engine.say import render
@@ -228,9 +228,12 @@ class Engine:
         for row in kb.catalog.run(routes["routes"]["classes"]).rows:
             iri, kind = row["term"].value, row["kind"].value
             label = row["label"].value
-            plural = row["plural"].value if "plural" in row else label
+            plural = row["plural"].value if "plural" in row else _plural(label)
             class_labels[iri] = (label, plural)
-            for name in (label, plural, row["other"].value if "other" in row else label):
+            names = [label, plural, row["other"].value if "other" in row else label]
+            if "plural" not in row and "other" in row:  # an owner's class, named without its plurals: both
+                names.append(_plural(row["other"].value))
+            for name in names:
                 key = tuple(t.word for t in tokenize(name))
                 if key not in classes or (kind == "class" and classes[key][1] != "class"):
                     classes[key] = (iri, kind)  # a kind of work wins over a skill category ("libraries")
@@ -479,6 +482,13 @@ def spells(acronym: str, name: str) -> bool:
         while i < len(letters) and letters[i] in part[1:] and letters[i] not in later:
             i += 1
     return i == len(letters)
+
+
+def _plural(label: str) -> str:
+    """A kind's name in the plural, where the ontology gives none (an owner's class): its last word's other
+    number ("sound installation" -> "sound installations")."""
+    head, _, last = label.rpartition(" ")
+    return f"{head} {other_number(last)}".strip() if last and not last.endswith("s") else label
 
 
 def _all_words(spec: Any) -> set[str]:

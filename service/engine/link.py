@@ -67,7 +67,7 @@ def _tokens(text: str) -> tuple[Token, ...]:
     return tuple(Token(fold(m.group()), m.start(), m.end(), m.group()) for m in _TOKEN.finditer(text))
 
 
-def _other_number(word: str) -> str:
+def other_number(word: str) -> str:
     """The word in the other number, as far as a regular ending shows it ("aids" -> "aid", "filter" ->
     "filters", "libraries" -> "library"); a word that ends otherwise, unchanged ("glass", "dsp" -> "dsps")."""
     if not word.isalpha() or len(word) < 3:
@@ -119,7 +119,7 @@ class Linker:
         # a name of several words is also written with its last word in the other number: "hearing aid" names
         # what is called "hearing aids", "kalman filters" what is called "Kalman filter"
         for key, holders in list(self._names.items()):
-            other = (*key[:-1], _other_number(key[-1])) if len(key) > 1 else key
+            other = (*key[:-1], other_number(key[-1])) if len(key) > 1 else key
             if other != key and other not in self._names:
                 self._names[other] = holders
                 if key in self._ordinary:

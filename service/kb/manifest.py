@@ -32,7 +32,10 @@ def changes(manifest: dict[str, Any], sources: Sources) -> list[str]:
     now_dirs = {k: str(v) for k, v in vars(sources).items()}
     for kind, d in now_dirs.items():
         if recorded_dirs.get(kind) not in (None, d):
-            out.append(f"{kind}: built from {recorded_dirs[kind]}, now {d}")
+            out.append(f"{kind}: the KB was built from {recorded_dirs[kind]}, not {d} "
+                       "(another portfolio's KB? name yours with --kb)")
+    if out:  # another portfolio's KB (or another format): a list of every file would only hide that
+        return out
     recorded: dict[str, dict[str, str]] = manifest.get("inputs", {})
     groups = sources.groups()
     for kind, now in sources.digests().items():

@@ -113,6 +113,20 @@ def test_input_edited_without_rebuild(tiny: tuple[Path, Path], capsys: pytest.Ca
     assert code == 0, out
 
 
+def test_another_portfolios_kb_is_named_not_listed_file_by_file(
+    tiny: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Validating a portfolio against a KB built from another (the default var/kb, say) says so in a line per
+    folder, not a line per file of both."""
+    root, kb = tiny
+    other = tmp_path_factory.mktemp("other")
+    copy_inputs(other, tiny=True)
+    code, out = validate(other, kb, capsys)
+    assert code == 1
+    assert f"data: the KB was built from {root / 'data'}, not {other / 'data'}" in out
+    assert "since the build" not in out and len(out.splitlines()) == 4, out  # one line per folder
+
+
 @pytest.mark.parametrize(
     ("query", "line", "message"),
     [
