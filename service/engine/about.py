@@ -172,7 +172,7 @@ def authored(st: State, key: str) -> bool:
         return found is not None and made(st, *found)
     st.plan.route = "about" if item.group == "about" else item.key
     refs = []
-    for name in item.cite:
+    for name in item.cite or [st.engine.kb.site.person]:  # no `cite`: the person, whose facts fill the text
         e = st.engine.by_name.get(name)
         if e is not None:
             refs.append(st.read_entity(e, st.run("facts", {"entity": e.iri})))
