@@ -184,11 +184,15 @@ def authored(st: State, key: str) -> bool:
 
 def _recent(st: State) -> None:
     since = (st.q.today - timedelta(days=365)).isoformat()
-    run = st.run("recent", {"since": since})
+    run = st.run("recent", {"since": since, "today": st.q.today.isoformat()})
     st.listed = column_iris(run, "work")
     ref = st.read_query(run, ", ".join(labels(st, st.listed)))
-    st.tell("recent.works", ref, works=names(labels(st, st.listed), answer_limit(st)))
-    latest = run.rows[0]["last"].value[:7] if run.rows else ""
+    if st.listed:
+        st.tell("recent.works", ref, works=names(labels(st, st.listed), answer_limit(st)))
+    else:
+        st.tell("recent.none", ref)
+    # the last dated activity (a work still going is active today, which says nothing of when)
+    latest = next((r["last"].value[:7] for r in run.rows if r["ongoing"].value != "true"), "")
     if latest:
         st.tell("recent.latest", ref, month=latest)
     _roles_now(st)

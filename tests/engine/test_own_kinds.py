@@ -1,6 +1,7 @@
 """A kind of work of the owner's own (docs/DATA.md, "Kinds of your own"): a subclass of a portfolio class declared
 in the owner's data, with works typed only with it, is a kind like the ontology's: in the lists and counts of its
-kind by its own names, in the answers, at /id and in the sitemap. The data is the block of docs/DATA.md, added to
+kind by its own names, in the answers (a work still going, dated but with no monthly activity, is current), at
+/id and in the sitemap. The data is the block of docs/DATA.md, added to
 the tiny portfolio, so the page and the product cannot part."""
 
 from __future__ import annotations
@@ -48,6 +49,9 @@ def test_works_of_an_owners_own_kind_are_listed_counted_and_described(kb: Path) 
     assert about.answer is not None and "brine pans" in about.answer.text
     active = planner.plan("what was she doing in summer 2024?", today=TODAY)
     assert "Tide Organ" in {r.label for r in active.results}, active.answer
+    now = planner.plan("what is she working on now?", today=TODAY)  # dates, no monthly activity: still going
+    assert now.answer is not None and "Salt Choir" in [r.label for r in now.results[:2]], now.answer
+    assert "Salt Choir" in now.answer.text and "Tide Organ" not in now.answer.text, now.answer.text
 
 
 def test_an_owners_own_kind_has_its_pages(kb: Path, tmp_path: Path) -> None:
