@@ -73,15 +73,17 @@ def cmd_validate(args: argparse.Namespace) -> int:
     sources, kb = _sources(args), _kb_path(args)
     checked = check_inputs(sources)
     problems = [str(p) for p in checked.problems]
-    if (kb / "manifest.json").exists():
+    built = (kb / "manifest.json").exists()
+    if built:
         problems += [f"{line} (run `python -m service build`)" for line in changes(read_manifest(kb), sources)]
-    else:
-        problems.append(f"{kb}: no knowledge base built yet (run `python -m service build`)")
     for line in problems:
         print(line)
     if problems:
         print(f"{len(problems)} problem(s)", file=sys.stderr)
         return 1
+    if not built:  # a new portfolio: validating before the first build is the order `init` gives
+        print(f"ok: inputs are valid; no knowledge base at {kb} yet (`python -m service build` makes it)")
+        return 0
     print(f"ok: inputs are valid and {kb} is up to date")
     return 0
 
@@ -142,7 +144,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_init(args: argparse.Namespace) -> int:
     dest = Path(args.dir)
-    written = init_portfolio(dest, args.name, args.email, args.pronoun)
+    profession = args.profession
+    if not profession and sys.stdin.isatty():
+        profession = input(f"What does {args.name} do? ({args.name} is ...) ").strip()
+    if not profession:
+        print("init needs what the person does: --profession 'a landscape architect'", file=sys.stderr)
+        return 2
+    written = init_portfolio(dest, args.name, profession, args.email, args.pronoun)
     for path in written:
         print(f"  wrote {path}")
     data, wiki = dest / "data", dest / "wiki"
@@ -364,6 +372,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--name", default="Ada Byte", help="the person's name as written (default: Ada Byte)")
     p.add_argument("--email", help="the public contact address (default: hello@<name>.example)")
     p.add_argument("--pronoun", default="they", choices=["she", "he", "they"], help="default: they")
+    p.add_argument("--profession", help="what the person does, completing 'NAME is ...': 'a landscape architect' "
+                                        "(asked for when not given)")  # fmt: skip
     p = command("synth", cmd_synth, "write a synthetic portfolio N times the demo's size (data and wiki) to --out")
     p.add_argument("--scale", type=int, default=1, help="how many times the demo's size (default: 1)")
     p.add_argument("--out", required=True, help="a new or empty folder; gets data/ and wiki/")

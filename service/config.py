@@ -31,7 +31,8 @@ SETTINGS: dict[str, Setting] = {
         Setting("DATA_DIR", str(ROOT / "data"), "The portfolio's graph (*.ttl) and its lexicon (lexicon/*.yaml)."),
         Setting("WIKI_DIR", str(ROOT / "wiki"), "The wiki articles (**/*.md with front matter)."),
         Setting("QUERIES_DIR", str(ROOT / "queries"), "The stored SPARQL queries (*.rq)."),
-        Setting("CACHE_DIR", str(ROOT / "var" / "cache"), "Reasoning results, keyed by the digest of ontology + data."),
+        Setting("CACHE_DIR", "", "Reasoning results, keyed by the digest of ontology + data; empty: a folder `cache` "
+                "beside the knowledge base's (var/cache for var/kb), never the checkout's for a portfolio elsewhere."),
         Setting(
             "REASONER",
             "auto",

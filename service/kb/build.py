@@ -79,7 +79,8 @@ def build(sources: Sources, kb: Path, log: Log = print) -> dict[str, Any]:
     target = publish.Target.from_settings()
     staged: publish.Staged | None = None
     try:
-        manifest, staged = _write(checked, stage, path_setting("CACHE_DIR"), steps, target, stamp)
+        cache = path_setting("CACHE_DIR") if setting("CACHE_DIR") else kb.parent / "cache"
+        manifest, staged = _write(checked, stage, cache, steps, target, stamp)
         manifest["timings_s"] = steps.timings | {"total": round(time.perf_counter() - started, 3)}
         manifest["memory_mb"] = steps.memory_mb
         write_manifest(stage, manifest)

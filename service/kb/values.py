@@ -4,7 +4,9 @@ that say how to write it; the shape and rule checks that would only repeat it ar
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from datetime import date
 
 import rdflib
 from rdflib.namespace import RDFS, SKOS, XSD
@@ -63,6 +65,19 @@ def check_values(data: ParsedTurtle) -> Values:
     return out
 
 
+def _as_date(text: str) -> str | None:
+    """The date a value most likely means, as valid xsd:date text: a year-month is its first day, a year its
+    first day; None when it says no date."""
+    found = re.fullmatch(r"\s*(\d{4})(?:-(\d{1,2}))?(?:-(\d{1,2}))?\s*", text)
+    if found is None:
+        return None
+    year, month, day = int(found.group(1)), int(found.group(2) or 1), int(found.group(3) or 1)
+    try:
+        return date(year, month, day).isoformat()
+    except ValueError:
+        return None
+
+
 def _problem(p: rdflib.term.Node, o: rdflib.Literal) -> str | None:
     name = _name(p)
     if p in _INTEGERS:
@@ -73,10 +88,13 @@ def _problem(p: rdflib.term.Node, o: rdflib.Literal) -> str | None:
         if p == _p("keyRank") and (not isinstance(o.value, int) or o.value < 1):
             return f"{name} is a positive integer (1 first), not {o}"
     elif p in _DATES:
-        if o.datatype is None and not o.language:
+        meant = _as_date(str(o))
+        if o.datatype is None and not o.language and meant == str(o):
             return f'{name} {_written(o)} is a date: write it "{o}"^^xsd:date'
-        if o.datatype != XSD.date or o.ill_typed:
-            hint = f' (a month is its first day: "{o}-01"^^xsd:date)' if len(str(o)) == 7 else ""
+        if (o.datatype is None and not o.language) or o.datatype != XSD.date or o.ill_typed:
+            hint = f' ("{meant}"^^xsd:date?)' if meant else ""
+            if meant and len(str(o)) == 7:
+                hint = f' (a month is its first day: "{meant}"^^xsd:date)'
             return f"{name} {_written(o)} is not a valid date: write \"YYYY-MM-DD\"^^xsd:date{hint}"
         if p == _p("activeMonth") and not str(o).endswith("-01"):
             return f"{name} {_written(o)} is the first day of a month (\"{str(o)[:8]}01\"^^xsd:date)"

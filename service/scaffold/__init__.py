@@ -21,8 +21,11 @@ def _local(name: str) -> str:
     return local if local[:1].isalpha() else "Person" + local
 
 
-def init_portfolio(dest: Path, name: str, email: str | None = None, pronoun: str = "they") -> list[Path]:
-    """Write a minimal portfolio into `dest` (which must not exist or be empty); returns the files written."""
+def init_portfolio(
+    dest: Path, name: str, profession: str, email: str | None = None, pronoun: str = "they"
+) -> list[Path]:
+    """Write a minimal portfolio into `dest` (which must not exist or be empty); returns the files written.
+    `profession` completes "NAME is ...": "a landscape architect"."""
     if dest.exists() and any(dest.iterdir()):
         raise FolioError(f"{dest} is not empty: choose a new folder for the portfolio")
     person = _local(name) or "Person"
@@ -35,6 +38,7 @@ def init_portfolio(dest: Path, name: str, email: str | None = None, pronoun: str
         "host": host,
         "email": email or f"hello@{host}",
         "pronoun": pronoun,
+        "profession": profession.strip().rstrip("."),
     }
     written = []
     for template in sorted(p for p in DIR.rglob("*") if p.is_file() and p.suffix in (".yaml", ".ttl", ".md")):

@@ -13,7 +13,7 @@ from service.kb import KB
 from service.kb import build as build_module
 from service.kb.build import build
 from service.kb.sources import Sources
-from tests.conftest import copy_inputs, quiet
+from tests.conftest import ROOT, copy_inputs, quiet
 
 
 def args(sources_root: Path, kb: Path) -> list[str]:
@@ -254,3 +254,34 @@ def test_editorial_rules(
     if "keyRank" not in message:  # the rule is reported at the line of the property it is about
         prop = message.split(maxsplit=1)[0]
         assert f"{ttl.name}:{line_of(ttl, '    ' + prop)}: [rule]" in rows[0]
+
+
+def test_inits_next_steps_run_in_the_order_given(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A new owner runs the commands `init` prints, one after the other: validate (before any build), then
+    build, and each succeeds. `init` never assumes a profession: it asks (or, with no one to ask, says so)."""
+    assert main(["init", str(tmp_path / "nobody"), "--name", "Ada Byte"]) == 2  # no terminal to ask at
+    assert "--profession" in capsys.readouterr().err
+    assert main(["init", str(tmp_path / "portfolio"), "--name", "Ada Byte", "--profession", "a potter"]) == 0
+    assert "Ada Byte is a potter." in (tmp_path / "portfolio" / "data" / "portfolio.ttl").read_text()
+    steps = [line.split("python -m service ", 1)[1].split() for line in capsys.readouterr().out.splitlines()
+             if line.strip().startswith("python -m service ")]  # fmt: skip
+    assert [s[0] for s in steps] == ["validate", "build", "serve"]
+    assert main(steps[0]) == 0
+    assert "no knowledge base at" in capsys.readouterr().out
+    assert main(steps[1]) == 0
+    assert main(steps[0]) == 0  # and after the build: up to date
+    assert "is up to date" in capsys.readouterr().out
+
+
+def test_a_portfolio_elsewhere_keeps_its_build_cache_beside_its_kb(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without CACHE_DIR, the reasoning cache goes beside the KB, not into the checkout's var/cache."""
+    monkeypatch.delenv("CACHE_DIR", raising=False)
+    checkout_cache = ROOT / "var" / "cache"
+    before = {p: p.stat().st_mtime_ns for p in checkout_cache.glob("*")} if checkout_cache.exists() else {}
+    sources = copy_inputs(tmp_path / "in", tiny=True)
+    build(sources, tmp_path / "site" / "kb", log=quiet)
+    assert list((tmp_path / "site" / "cache").glob("inferred-*")), "no reasoning cache beside the KB"
+    after = {p: p.stat().st_mtime_ns for p in checkout_cache.glob("*")} if checkout_cache.exists() else {}
+    assert after == before, "the build wrote into the checkout's var/cache"

@@ -35,6 +35,8 @@ MISTAKES = [
             "pf:tier 4", "1, 2 or 3"),
     Mistake("date-without-datatype", "data/people.ttl", 'pf:startDate "2021-08-01"^^xsd:date',
             'pf:startDate "2021-08-01"', 'pf:startDate "2021-08-01"', "^^xsd:date"),
+    Mistake("month-without-datatype", "data/people.ttl", 'pf:startDate "2021-08-01"^^xsd:date',
+            'pf:startDate "2021-08"', 'pf:startDate "2021-08"', 'first day: "2021-08-01"^^xsd:date'),
     Mistake("month-as-date", "data/people.ttl", '"2019-09-01"^^xsd:date', '"2019-09"^^xsd:date',
             '"2019-09"^^xsd:date', "YYYY-MM-DD"),
     Mistake("label-with-language", "data/people.ttl", 'rdfs:label "Northhaven"', 'rdfs:label "Northhaven"@en',

@@ -47,7 +47,8 @@ def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     root = TINY if name == "tiny" else Path(__file__).resolve().parents[2] / "examples" / "mateo"
     if name == "init":  # what a new owner starts from
         root = tmp_path_factory.mktemp("new") / "portfolio"
-        assert main(["init", str(root), "--name", "Ada Byte", "--pronoun", "she"]) == 0
+        owner = ["--name", "Ada Byte", "--pronoun", "she", "--profession", "a landscape architect"]
+        assert main(["init", str(root), *owner]) == 0
     kb = tmp_path_factory.mktemp(name) / "kb"
     assert main(["build", "--data", str(root / "data"), "--wiki", str(root / "wiki"), "--kb", str(kb)]) == 0
     with serving(kb, kb.parent, TODAY="2026-12-01") as base:
