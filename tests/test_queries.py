@@ -135,7 +135,12 @@ ROUTES: list[tuple[str, dict[str, Any], str, list[str], int]] = [
     ("entities-by-mentions", {"class": PF + "Skill"}, "entity", ["Python", "Rust"], 100),
     ("latest-activity", {}, "last", ["2026-11-01"], 1),
     ("concepts-of-class", {"class": PF + "Technique"}, "concept", ["BM25"], 20),
-    ("relation-names", {}, "name", ["component of"], 20),
+    ("relation-names", {}, "name", ["award"], 20),
+    ("awards", {}, "award", ["Prémio Mapa Cívico"], 1),
+    ("clients", {}, "client", ["Open Transit Collective"], 1),
+    ("press-coverage", {}, "coverage", ["Os elétricos que chegam tarde"], 1),
+    ("occurrences", {"work": ID + "SparqlWorkshop"}, "occurrence",
+     ["SPARQL workshop at the November 2024 meetup", "SPARQL workshop at the October 2025 meetup"], 2),
 ]
 
 

@@ -21,6 +21,9 @@ _KINDS: list[tuple[str, str]] = [
     ("EducationalOrganisation", "organisation"),
     ("Organisation", "organisation"),
     ("Place", "place"),
+    ("Award", "award"),
+    ("PressCoverage", "coverage"),
+    ("Occurrence", "occurrence"),
 ]
 _WORK_CLASSES = {
     "Project", "SideWork", "Paper", "Component", "Software", "Library", "CommandLineTool", "WebApplication",
@@ -39,7 +42,7 @@ class Entity:
     iri: str
     name: str  # local name: /id/NAME, /wiki/NAME
     label: str
-    kind: str  # work, skill, technique, theme, dataset, role, organisation, place, person
+    kind: str  # work, skill, technique, theme, dataset, role, organisation, place, person, award, coverage, occurrence
     classes: set[str] = field(default_factory=set)  # the portfolio's by local name ("Talk"), an owner's by IRI
     short: str | None = None
     description: str = ""

@@ -9,9 +9,10 @@ from service.engine.state import State
 
 def listed(st: State) -> bool:
     """`graph.list`: the rows of the declaration's `list` query, each named by its first column that holds a thing
-    of the graph (by its label) or, failing that, by its first value: "{count|award|awards}: {items}." as the
-    declaration's `say.some`, or its `say.none` when there are no rows. Passes when the question does not give a
-    value the query needs."""
+    of the graph (by its label) or, failing that, by its first value, said as the declaration's `say.some`
+    ("{count|award|awards}: {items}."), or its `say.none` when there are no rows (without one the step passes).
+    With a `say.item` template each row is said by it from its columns ("{award}{+year| ({year})}"). Passes when
+    the question does not give a value the query needs."""
     assert st.way is not None
     route = st.way.route
     run = st.query("list")
@@ -21,6 +22,14 @@ def listed(st: State) -> bool:
     column = column or (run.columns[0] if run.columns else "")
     cells = [r[column] for r in run.rows if column in r]
     shown = list(dict.fromkeys(c.label or c.value for c in cells))
+    if "item" in st.engine.declarations[route].say:  # each row said by the declaration's `item` template
+        shown = list(dict.fromkeys(
+            st.engine.sentence(f"{route}.item", **{k: v.label or v.value for k, v in r.items()})
+            for r in run.rows if column in r
+        ))  # fmt: skip
+    if not shown and "none" not in st.engine.declarations[route].say:
+        st.plan.sparql.pop()  # read for nothing: no `say.none`, so with no rows the next way answers
+        return False
     st.plan.route = route
     st.exact = True
     st.listed = list(dict.fromkeys(c.value for c in cells if c.kind == "iri" and c.value in st.engine.entities))

@@ -4,6 +4,7 @@ what a step found and the person's voice. An owner rewords any of them in their 
     {works}            a value the step gives, or one of the voice's ({short}, {their}, {They}, {is} ...)
     {count|work|works} the number and the word that agrees with it: "1 work", "3 works"
     {count?uses|use}   the word that agrees with the number, without it: "uses", "use"
+    {+year| in {year}} the words after `|` when the value is there and not empty, else nothing
 
 The words inside `|` may hold fields of their own ("{count|{one}|{many}}"). A template that names a value the
 step does not give is a mistake found by the tests, never shown: the field is left as written.
@@ -62,6 +63,8 @@ def _split(body: str) -> list[str]:
 def _field(body: str, values: Mapping[str, object]) -> str:
     arms = _split(body)
     head = arms[0]
+    if head.startswith("+") and len(arms) == 2:  # {+year| ({year})}: the words only when the value is there
+        return render(arms[1], values) if values.get(head[1:]) not in (None, "") else ""
     if len(arms) == 1:
         return str(values[head]) if head in values else "{" + body + "}"
     name, bare = (head.split("?", 1)[0], True) if "?" in head else (head, False)

@@ -36,6 +36,7 @@ STEPS = frozenset({
 })  # fmt: skip
 
 KINDS = frozenset({"work", "skill", "technique", "theme", "dataset", "role", "organisation", "place", "person",
+                   "award", "coverage", "occurrence",
                    "concept"})  # concept: a skill, technique, theme or dataset  # fmt: skip
 FILTERS = frozenset({"technology", "kind", "period", "place", "role"})
 

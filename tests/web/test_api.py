@@ -123,7 +123,7 @@ def test_a_page_that_cannot_be_is_a_clear_422(http: httpx.Client, params: dict[s
 
 def test_healthz(http: httpx.Client) -> None:
     body = http.get("/healthz").json()
-    assert body["status"] == "ok" and body["ontology_version"] == "1.2.0" and body["built_at"]
+    assert body["status"] == "ok" and body["ontology_version"] == "1.3.0" and body["built_at"]
 
 
 ERROR_KEYS = {"status", "code", "message"}

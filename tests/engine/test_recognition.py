@@ -1,0 +1,42 @@
+"""Awards, clients, press and the times a recurring work was given (ontology 1.3): each answered from its stored
+query through the generic list step, each row said by the route's `item` sentence, and said plainly when the
+portfolio records none."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from service.engine import Planner
+
+TODAY = date(2026, 11, 30)
+
+
+def _said(planner: Planner, question: str) -> tuple[str, str, str]:
+    plan = planner.plan(question, today=TODAY)
+    assert plan.answer is not None, question
+    return plan.route, plan.confidence.label, plan.answer.text
+
+
+def test_each_row_is_said_with_what_the_graph_holds_of_it(planner: Planner) -> None:
+    assert _said(planner, "what prizes has she got?") == (
+        "awards", "High", "1 award in the graph: Prémio Mapa Cívico (2025), for Transit Pulse. [S1]")
+    assert _said(planner, "list her commissioners") == (
+        "clients", "High", "1 client in the graph: Open Transit Collective (gtfs-lint, Transit Pulse). [S1]")
+    route, _, text = _said(planner, "has she been in the press?")
+    assert route == "press" and "Os elétricos que chegam tarde, Diário do Tejo (2025)" in text
+    route, _, text = _said(planner, "how many times did she run the SPARQL workshop?")
+    assert route == "occurrences" and text.startswith("Given 2 times: Lisbon, 2024-11-14 and Lisbon, 2025-10-16.")
+    assert planner.plan("how many times did she run the SPARQL workshop?", today=TODAY).results[0].label == (
+        "Hands-on SPARQL workshop")  # the work asked about, not its sessions
+
+
+def test_a_portfolio_without_them_says_so(mateo_planner: Planner) -> None:
+    assert _said(mateo_planner, "list his awards") == (
+        "awards", "High", "The graph records no award, prize or honour. [S1]")
+    assert _said(mateo_planner, "any press coverage?")[2] == "The graph records no press coverage. [S1]"
+
+
+def test_a_work_given_once_is_answered_from_its_own_facts(planner: Planner) -> None:
+    """No occurrences recorded: the list step passes (its declaration has no `none` sentence)."""
+    plan = planner.plan("where did she give the What GTFS feeds get wrong talk?", today=TODAY)
+    assert plan.route != "occurrences" and plan.answer is not None and "Lisbon" in plan.answer.text
