@@ -95,17 +95,28 @@ def events_in_place(st: State) -> bool:
     where = "outside" if outside else "in"
     st.plan.route = "events_in_place"
     st.exact = True
-    st.listed = [r["work"].value for r in rows] + [places[0].iri]
+    by_work: dict[str, list[dict[str, Any]]] = {}  # a work given several times there: once, with each time
+    for r in rows:
+        by_work.setdefault(r["work"].value, []).append(r)
+    st.listed = [*by_work, places[0].iri]
     if not rows:
         st.tell(f"events_in_place.none_{where}", st.read_query(run, "0 rows"), one=label.lower(),
                 place=places[0].label)  # fmt: skip
         return True
-    said = [f"{r['workLabel'].value} ({', '.join(_held(r, places[0].iri))})" for r in rows]
-    st.tell(f"events_in_place.held_{where}", st.read_query(run, ", ".join(said)), count=len(rows), one=label.lower(),
-            many=many.lower(), place=places[0].label, works=names(said, answer_limit(st)))  # fmt: skip
-    if len(rows) == 1:  # the one held there, in its own words (the event it was given at)
+    said = [_held_all(held, places[0].iri) for held in by_work.values()]
+    st.tell(f"events_in_place.held_{where}", st.read_query(run, ", ".join(said)), count=len(by_work),
+            one=label.lower(), many=many.lower(), place=places[0].label,
+            works=names(said, answer_limit(st)))  # fmt: skip
+    if len(by_work) == 1:  # the one held there, in its own words (the event it was given at)
         st.say_account(st.engine.entities[rows[0]["work"].value])
     return True
+
+
+def _held_all(rows: list[dict[str, Any]], asked: str) -> str:
+    """ "Build a Rain Garden in a Day (Antwerp, May 2022; Glasgow, May 2023)": a work and each time it was held."""
+    times = [", ".join(_held(r, asked)) for r in rows]
+    shown = "; ".join(t for t in times if t)
+    return f"{rows[0]['workLabel'].value} ({shown})" if shown else rows[0]["workLabel"].value
 
 
 def _held(row: dict[str, Any], asked: str) -> list[str]:
