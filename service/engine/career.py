@@ -222,6 +222,9 @@ def career(st: State) -> bool:
             if anchor:
                 return _next_to(st, all_roles, anchor, before=st.q.has("before"))
         if not rows:
+            if not outside and _works_there(st, places[0]):  # no role there, but works: a park, a workshop
+                st.plan.route, st.exact = "roles", True
+                return True
             st.tell(f"roles.none_{where}", st.read_query(run, "0 rows"), place=places[0].label)
             _finish(st, run, [])
             return True
@@ -290,6 +293,28 @@ def career(st: State) -> bool:
     ref = st.read_query(run, "; ".join(held))
     st.tell("roles.roles" if opening else "roles.roles_only", ref, opening=opening, roles="; ".join(held))
     _finish(st, run, rows)
+    if places and not any(st.q.has(c) for c in ("outside", "time", "job")):  # "what did she do in Copenhagen":
+        # the works there too (not for "which company did she work for in Berlin")
+        listed = st.listed
+        if _works_there(st, places[0]):
+            st.listed = list(dict.fromkeys(listed + st.listed))
+    return True
+
+
+def _works_there(st: State, place: Entity) -> bool:
+    """The works held or located in a place or inside it, each with where and when ("Zuidoever Tidal Park
+    (Rotterdam, April 2017)"); False, saying nothing, when there are none."""
+    run = st.peek("events_in_place", {"place": place.iri, "outside": False})
+    by_work: dict[str, list[dict[str, Any]]] = {}
+    for r in run.rows:
+        by_work.setdefault(r["work"].value, []).append(r)
+    if not by_work:
+        return False
+    run = st.run("events_in_place", {"place": place.iri, "outside": False})
+    said = [_held_all(held, place.iri) for held in by_work.values()]
+    st.tell("roles.works_there", st.read_query(run, ", ".join(said)), place=place.label, count=len(by_work),
+            works=names(said, answer_limit(st)))  # fmt: skip
+    st.listed = list(by_work)
     return True
 
 

@@ -2,8 +2,9 @@
 HTTP and answers in its own person's words, with nothing of the demo person in them.
 
 The tiny portfolio (tests/fixtures/tiny) has no pronoun, no authored answer and no engine file of its own;
-the second demo (examples/mateo) is a man in another field, with a lexicon its owner wrote; the third is what
-`python -m service init` writes for a new owner.
+the second demo (examples/mateo) is a man in another field, with a lexicon its owner wrote; the third
+(examples/noor) a landscape architect, whose work is not software; the last is what `python -m service init`
+writes for a new owner.
 """
 
 from __future__ import annotations
@@ -34,17 +35,21 @@ PERSONS = {
              "first_work": "Tidemark", "second_work": "Plotline", "org": "Orbitwell Mapping", "place": "Northhaven"},
     "mateo": {"name": "Mateo Varga", "short": "Mateo", "they": "he", "them": "him", "their": "his",
               "first_work": "Marten", "second_work": "Noctule", "org": "Lydhus Hearing", "place": "Glasgow"},
+    "noor": {"name": "Noor Vermeulen", "short": "Noor", "they": "she", "them": "her", "their": "her",
+             "first_work": "Zuidoever Tidal Park", "second_work": "Rain Schoolyards", "org": "Kade & Veld",
+             "place": "Rotterdam"},
     "init": {"name": "Ada Byte", "short": "Ada", "they": "she", "them": "her", "their": "her",
              "first_work": "Widgeteer", "second_work": "Widgeteer", "org": "Acme Widgets", "place": "Hometown"},
 }  # fmt: skip
-EMAILS = {"tiny": "hello@tiny.example", "mateo": "hello@mateovarga.example", "init": "hello@adabyte.example"}
+EMAILS = {"tiny": "hello@tiny.example", "mateo": "hello@mateovarga.example", "noor": "studio@noorvermeulen.example",
+          "init": "hello@adabyte.example"}
 DEMO_WORDS = ("Ines", "Calder", "Lisbon", "Tessellate", "Lantern")
 
 
-@pytest.fixture(scope="module", params=["tiny", "mateo", "init"])
+@pytest.fixture(scope="module", params=["tiny", "mateo", "noor", "init"])
 def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
     name = str(request.param)
-    root = TINY if name == "tiny" else Path(__file__).resolve().parents[2] / "examples" / "mateo"
+    root = TINY if name == "tiny" else Path(__file__).resolve().parents[2] / "examples" / name
     if name == "init":  # what a new owner starts from
         root = tmp_path_factory.mktemp("new") / "portfolio"
         owner = ["--name", "Ada Byte", "--pronoun", "she", "--profession", "a landscape architect"]
