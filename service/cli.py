@@ -335,9 +335,8 @@ def _print_counts(manifest: dict[str, Any]) -> None:
         f"  triples: {t['stated']} stated, {t['inferred']} inferred, {t['ontology']} ontology ({t['store']} in store)"
     )
     print(f"  entities: {c['entities']}  " + ", ".join(f"{k} {v}" for k, v in sorted(c["entities_per_class"].items())))
-    print(
-        f"  works per tier: {c['works_per_tier']}; activity: {c['activity_months']} months over {c['activity_years']}"
-    )
+    activity = f"{c['activity_months']} months over {c['activity_years']}" if c["activity_months"] else "no monthly"
+    print(f"  works per tier: {c['works_per_tier']}; activity: {activity}")
     print(f"  wiki: {c['articles']} articles, {c['passages']} passages; stored queries: {c['queries']}")
     print("  lexicon: " + ", ".join(f"{k} {v}" for k, v in sorted(c["lexicon"].items())))  # as built or as read
 

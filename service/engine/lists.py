@@ -423,8 +423,10 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
         ordered = say_in_order(st, iris, ref) if st.q.has("in_order") else []  # "list her games in order"
         if ordered:
             st.listed = ordered
-        elif iris:
-            st.tell("class_list.key_first", ref, works=names(labels(st, iris), answer_limit(st)))
+        elif iris:  # "Key work first" only when one of them is a key work
+            keyed = any(st.engine.entities[i].tier == 1 for i in iris if i in st.engine.entities)
+            st.tell("class_list.key_first" if keyed else "class_list.among", ref,
+                    works=names(labels(st, iris), answer_limit(st)))  # fmt: skip
             st.listed = say_ordinal(st, iris, ref)
     elif kind == "concept":  # "has he published any datasets": the datasets, techniques or themes, most used first
         run = st.run("concept_list", {"class": iri})
