@@ -13,6 +13,8 @@ from service.errors import Problem
 from service.kb.rdf import PF, ParsedTurtle
 
 _LOCAL_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
+_SCHEMA = {rdflib.OWL.Class, rdflib.RDFS.Class, rdflib.RDF.Property, rdflib.OWL.ObjectProperty,
+           rdflib.OWL.DatatypeProperty, rdflib.OWL.AnnotationProperty}  # fmt: skip
 
 
 def _p(name: str) -> rdflib.URIRef:
@@ -47,6 +49,9 @@ def check_rules(
     for s in set(data.graph.subjects(RDF.type, None)):
         if str(s).startswith(base) and not _LOCAL_NAME.match(str(s)[len(base) :]):
             bad(s, f"{str(s)[len(base) :]!r}: a local name is letters and digits, starting with a letter")
+
+    for s, message in _unshown(ontology, data, base):
+        bad(s, message)
 
     people = sorted(str(s) for s in data.graph.subjects(RDF.type, _p("Person")))
     if people != [base + person]:
@@ -117,3 +122,34 @@ def _local(s: rdflib.term.Node) -> str:
 
 def _until(day: str) -> str:
     return "now" if day.startswith("9999") else day
+
+
+def _unshown(ontology: ParsedTurtle, data: ParsedTurtle, base: str) -> list[tuple[rdflib.term.Node, str]]:
+    """The entities of the portfolio whose every type is a class of no portfolio kind (not under pf:Entity, in
+    the ontology or by the owner's own rdfs:subClassOf): no page, list or answer can show them."""
+    below: dict[rdflib.term.Node, set[rdflib.term.Node]] = defaultdict(set)
+    for graph in (ontology.graph, data.graph):
+        for sub, sup in graph.subject_objects(rdflib.RDFS.subClassOf):
+            below[sub].add(sup)
+
+    def is_kind(cls: rdflib.term.Node, seen: set[rdflib.term.Node]) -> bool:
+        if cls == _p("Entity") or (str(cls).startswith(PF) and cls != _p("SkillCategory")):
+            return True  # a portfolio class (a misspelt one is reported as undefined above)
+        seen.add(cls)
+        return any(is_kind(up, seen) for up in below.get(cls, ()) if up not in seen)
+
+    out = []
+    for s in sorted(set(data.graph.subjects(RDF.type, None)), key=str):
+        types = set(data.graph.objects(s, RDF.type))
+        if not str(s).startswith(base) or not types or types & _SCHEMA or any(is_kind(t, set()) for t in types):
+            continue  # (a class or a property the owner declares is no entity)
+        shown = ", ".join(_short(t) for t in sorted(types, key=str))
+        out.append((s, f"{str(s)[len(base) :]}: its type ({shown}) is no kind of the portfolio, so no page, list or "
+                       "answer can show it; make the class an rdfs:subClassOf a portfolio class (pf:Work, "
+                       "pf:Organisation, pf:Skill ...)"))  # fmt: skip
+    return out
+
+
+def _short(term: rdflib.term.Node) -> str:
+    name = str(term)
+    return "pf:" + name[len(PF) :] if name.startswith(PF) else name.rsplit("#", 1)[-1].rsplit("/", 1)[-1]

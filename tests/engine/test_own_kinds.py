@@ -45,6 +45,8 @@ def test_works_of_an_owners_own_kind_are_listed_counted_and_described(kb: Path) 
         assert {r.label for r in plan.results} == {"Tide Organ", "Salt Choir"}, (question, plan.route)
         assert "2 installations" in plan.answer.text, plan.answer.text
         assert {r.type for r in plan.results} == {"Installation"}
+    plants = planner.plan("which plants does she use?", today=TODAY)  # a kind of skill of her own
+    assert plants.answer is not None and "Sea kale" in plants.answer.text, plants.route
     about = planner.plan("tell me about Salt Choir", today=TODAY)
     assert about.answer is not None and "brine pans" in about.answer.text
     active = planner.plan("what was she doing in summer 2024?", today=TODAY)
