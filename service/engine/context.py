@@ -7,6 +7,7 @@ The words that point back (pronouns, ordinals, "and", "what about") are in lexic
 
 from __future__ import annotations
 
+import calendar
 import re
 from datetime import date
 
@@ -223,11 +224,20 @@ def _other_period(engine: Engine, question: str, previous: Plan, today: date, na
     shifts = {str(k).lower(): int(v) for k, v in (engine.references.get("year_shifts") or {}).items()}
     shift = next((shifts[k] for k in sorted(shifts, key=len, reverse=True)
                   if re.search(rf"(?<!\w){re.escape(k)}(?!\w)", lowered)), None)  # fmt: skip
+    unit_shift = _unit_shift(engine, lowered) if shift is None else None
     if shift is not None:
         years = re.findall(r"(?:19|20)\d\d", before.text)
         if len(years) != 1:
             return None
         moved = before.text.replace(years[0], str(int(years[0]) + shift))
+    elif unit_shift is not None:  # "and the quarter before?" after "projects in Q3 2025": Q2 2025
+        unit, by = unit_shift
+        months = 3 if unit == "quarter" else 1
+        if (before.end.year * 12 + before.end.month) - (before.start.year * 12 + before.start.month) + 1 != months:
+            return None  # the previous period is no quarter (no month): nothing to shift by one
+        index = before.start.year * 12 + before.start.month - 1 + by * months
+        year, month = divmod(index, 12)
+        moved = f"Q{month // 3 + 1} {year}" if unit == "quarter" else f"{calendar.month_name[month + 1]} {year}"
     else:
         now = engine.dates.parse(question, today)
         if now is None:
@@ -240,6 +250,18 @@ def _other_period(engine: Engine, question: str, previous: Plan, today: date, na
     if at < 0:
         return None
     return previous.normalized[:at] + moved + previous.normalized[at + len(before.text):]
+
+
+def _unit_shift(engine: Engine, lowered: str) -> tuple[str, int] | None:
+    """ "the quarter before" -> ("quarter", -1), "the month after" -> ("month", 1): intents.yaml
+    references.quarter_shifts and month_shifts, longest phrase first."""
+    for unit in ("quarter", "month"):
+        shifts = {str(k).lower(): int(v) for k, v in (engine.references.get(f"{unit}_shifts") or {}).items()}
+        found = next((shifts[k] for k in sorted(shifts, key=len, reverse=True)
+                      if re.search(rf"(?<!\w){re.escape(k)}(?!\w)", lowered)), None)  # fmt: skip
+        if found is not None:
+            return unit, found
+    return None
 
 
 def _chained(engine: Engine, question: str, previous: Plan, named: list[str], follow_on: list[str]) -> str | None:

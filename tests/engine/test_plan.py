@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from datetime import date
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -366,3 +367,17 @@ def test_a_talk_counts_for_an_organisation_by_the_day_it_was_given(planner: Plan
     plan = planner.plan("elasticsearch work at quillon", today=TODAY)
     assert plan.route == "works_filtered" and plan.answer is not None
     assert "Search cluster migration talk" in plan.answer.text and "while at Quillon" in plan.answer.text
+
+
+def test_a_follow_up_shifts_the_period_asked_by_its_own_unit(planner: Planner) -> None:
+    """ "and the quarter before?" after a quarter, "and the month after?" after a month: the previous question,
+    one quarter or one month on (a year's shift already worked)."""
+    today = date(2026, 12, 6)
+    cases = [("projects in Q3 2025", "and the quarter before?", "1 April 2025 and 30 June 2025"),
+             ("projects in Q1 2025", "the previous quarter?", "1 October 2024 and 31 December 2024"),
+             ("what did she do in March 2025", "and the month after?", "1 April 2025 and 30 April 2025"),
+             ("projects in Q3 2025", "and the year before?", "1 July 2024 and 30 September 2024")]  # fmt: skip
+    for first, then, span in cases:
+        plan = planner.plan(then, previous=planner.plan(first, today=today), today=today)
+        assert plan.route == "works_in_period" and plan.answer is not None, (first, then, plan.route)
+        assert span in plan.answer.text, (first, then, plan.answer.text)
