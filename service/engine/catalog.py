@@ -79,8 +79,9 @@ def what_it_is(e: Entity) -> set[str]:
     return set(terms(f"{e.label} {e.short or ''} {first}"))
 
 
-def load_entities(catalog: Catalog, query: str, base: str, articles: set[str]) -> dict[str, Entity]:
-    """IRI -> Entity, from the stored catalog query (one row per entity and stated class)."""
+def load_entities(catalog: Catalog, query: str, base: str, articles: set[str], kinds: str = "") -> dict[str, Entity]:
+    """IRI -> Entity, from the stored catalog query (one row per entity and stated class) and, for an entity of a
+    class of the owner's own, the `kinds` query's portfolio classes that class is a subclass of."""
     entities: dict[str, Entity] = {}
     for row in catalog.run(query, row_cap=1_000_000).rows:
         iri = row["entity"].value
@@ -107,6 +108,9 @@ def load_entities(catalog: Catalog, query: str, base: str, articles: set[str]) -
             if "organisation" in row:
                 e.organisation = row["organisation"].value
         e.classes.add(cls)
+    for row in catalog.run(kinds, row_cap=1_000_000).rows if kinds else []:
+        if row["entity"].value in entities:
+            entities[row["entity"].value].classes.add(row["class"].value.removeprefix(PF))
     for e in entities.values():
         e.kind = next((kind for cls, kind in _KINDS if cls in e.classes), "work" if e.classes & _WORK_CLASSES else "")
     return {iri: e for iri, e in entities.items() if e.kind}

@@ -117,7 +117,8 @@ class Engine:
         extra = lex.extra
         routes = extra["routes"]
         weights = extra["weights"]
-        entities = load_entities(kb.catalog, routes["routes"]["catalog"], kb.site.entity_base, set(kb.articles))
+        entities = load_entities(kb.catalog, routes["routes"]["catalog"], kb.site.entity_base, set(kb.articles),
+                                 routes["routes"]["kinds"])  # fmt: skip
         by_name = {e.name: e for e in entities.values()}
 
         graph_names: dict[str, set[str]] = defaultdict(set)

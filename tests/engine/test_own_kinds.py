@@ -38,7 +38,11 @@ def kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_works_of_an_owners_own_kind_are_listed_counted_and_described(kb: Path) -> None:
-    planner = load(KB.open(kb, in_memory=True))
+    opened = KB.open(kb, in_memory=True)
+    kinds = opened.catalog.run("entity-kinds")  # the engine's own query: her kind's portfolio classes
+    assert {(r["entity"].value.rsplit("/", 1)[1], r["class"].value.rsplit("#", 1)[1]) for r in kinds.rows} >= {
+        ("TideOrgan", "Work"), ("SaltChoir", "Work")}
+    planner = load(opened)
     for question in ("installations", "which sound installations has she made?", "how many installations"):
         plan = planner.plan(question, today=TODAY)
         assert plan.answer is not None and plan.confidence.label == "High", (question, plan.route)
