@@ -50,7 +50,7 @@ _OPEN: dict[str, set[tuple[str, ...]]] = {
     "weights": {("fusion", "weights"), ("fusion", "kinds"), ("fusion", "tier_factor"), ("spelling", "max_edits")},
     "dates": {("months",), ("parts",), ("numbers",)},
     "abstain": {("unpublished_kinds",)},
-    "query-examples": {()},
+    "query-examples": {(), ("*",)},  # an owner's example may give any parameter of a query, optional ones too
     "intents": {("references", "ordinals")},
     "shorthand": {()},
     "route": {("say",), ("queries",), ("cue",), ()},

@@ -13,6 +13,10 @@ import pytest
 from service.kb import KB
 
 PORTFOLIOS = ["demo", "mateo"]
+# stored queries whose rows a portfolio has none of: kinds of the owner's own, and (Mateo) no award, client,
+# press item or recurring work; the console opens them with the query and "0 results"
+EMPTY_HERE = {"demo": {"entity-kinds"},
+              "mateo": {"entity-kinds", "awards", "clients", "press-coverage", "occurrences"}}  # fmt: skip
 
 
 @pytest.fixture(params=PORTFOLIOS)
@@ -32,6 +36,7 @@ def textarea_text(page: str) -> str:
 
 def test_every_stored_query_opens_filled_with_its_example_and_returns_rows(portfolio: tuple[str, KB]) -> None:
     base, kb = portfolio
+    empty = EMPTY_HERE["demo" if kb.site.person == "InesCalder" else "mateo"]
     with httpx.Client(base_url=base, timeout=30) as c:
         listing = c.get("/console").text
         names = sorted(kb.catalog)
@@ -40,14 +45,14 @@ def test_every_stored_query_opens_filled_with_its_example_and_returns_rows(portf
             page = c.get("/console", params={"example": name}).text
             heading = re.search(r'<h2 id="result-heading">(\d+) results?', page)
             assert heading, f"{name}: no result on the page"
-            assert int(heading.group(1)) > 0, f"{name}: its example returns no row"
+            assert (int(heading.group(1)) > 0) != (name in empty), f"{name}: {heading.group(1)} rows"
             text = textarea_text(page)
             query = kb.catalog[name]
             for line, param in re.findall(r"line (\d+) \(<code>\$(\w+)</code>", page):
                 assert param in query.params
                 assert "$" + param in query.text.splitlines()[int(line) - 1]  # the line named is the one filled
                 assert "$" + param not in text.splitlines()[int(line) - 1]
-            if query.params:
+            if query.params and name not in empty:
                 assert "filled with its example" in page, f"{name}: no example value for it in query-examples.yaml"
 
 
