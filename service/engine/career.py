@@ -95,9 +95,7 @@ def events_in_place(st: State) -> bool:
     where = "outside" if outside else "in"
     st.plan.route = "events_in_place"
     st.exact = True
-    by_work: dict[str, list[dict[str, Any]]] = {}  # a work given several times there: once, with each time
-    for r in rows:
-        by_work.setdefault(r["work"].value, []).append(r)
+    by_work = _by_work(rows)  # a work given several times there: once, with each time
     st.listed = [*by_work, places[0].iri]
     if not rows:
         st.tell(f"events_in_place.none_{where}", st.read_query(run, "0 rows"), one=label.lower(),
@@ -110,6 +108,14 @@ def events_in_place(st: State) -> bool:
     if len(by_work) == 1:  # the one held there, in its own words (the event it was given at)
         st.say_account(st.engine.entities[rows[0]["work"].value])
     return True
+
+
+def _by_work(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """The rows of events-in-place.rq by work, in their order."""
+    by_work: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        by_work.setdefault(r["work"].value, []).append(r)
+    return by_work
 
 
 def _held_all(rows: list[dict[str, Any]], asked: str) -> str:
@@ -222,8 +228,8 @@ def career(st: State) -> bool:
             if anchor:
                 return _next_to(st, all_roles, anchor, before=st.q.has("before"))
         if not rows:
-            if not outside and _works_there(st, places[0]):  # no role there, but works: a park, a workshop
-                st.plan.route, st.exact = "roles", True
+            if not outside and (there := _works_there(st, places[0])):  # no role there, but works: a park
+                st.plan.route, st.exact, st.listed = "roles", True, there
                 return True
             st.tell(f"roles.none_{where}", st.read_query(run, "0 rows"), place=places[0].label)
             _finish(st, run, [])
@@ -295,27 +301,21 @@ def career(st: State) -> bool:
     _finish(st, run, rows)
     if places and not any(st.q.has(c) for c in ("outside", "time", "job")):  # "what did she do in Copenhagen":
         # the works there too (not for "which company did she work for in Berlin")
-        listed = st.listed
-        if _works_there(st, places[0]):
-            st.listed = list(dict.fromkeys(listed + st.listed))
+        st.listed = list(dict.fromkeys(st.listed + _works_there(st, places[0])))
     return True
 
 
-def _works_there(st: State, place: Entity) -> bool:
-    """The works held or located in a place or inside it, each with where and when ("Zuidoever Tidal Park
-    (Rotterdam, April 2017)"); False, saying nothing, when there are none."""
-    run = st.peek("events_in_place", {"place": place.iri, "outside": False})
-    by_work: dict[str, list[dict[str, Any]]] = {}
-    for r in run.rows:
-        by_work.setdefault(r["work"].value, []).append(r)
-    if not by_work:
-        return False
-    run = st.run("events_in_place", {"place": place.iri, "outside": False})
-    said = [_held_all(held, place.iri) for held in by_work.values()]
-    st.tell("roles.works_there", st.read_query(run, ", ".join(said)), place=place.label, count=len(by_work),
-            works=names(said, answer_limit(st)))  # fmt: skip
-    st.listed = list(by_work)
-    return True
+def _works_there(st: State, place: Entity) -> list[str]:
+    """Say the works held or located in a place or inside it, each with where and when ("Zuidoever Tidal Park
+    (Rotterdam, April 2017)"); their IRIs, or nothing said and [] when there are none."""
+    params = {"place": place.iri, "outside": False}
+    by_work = _by_work(st.peek("events_in_place", params).rows)
+    if by_work:
+        run = st.run("events_in_place", params)  # the same run, kept in the plan now that it is read
+        said = [_held_all(held, place.iri) for held in by_work.values()]
+        st.tell("roles.works_there", st.read_query(run, ", ".join(said)), place=place.label, count=len(by_work),
+                works=names(said, answer_limit(st)))  # fmt: skip
+    return list(by_work)
 
 
 def _places(st: State, run: QueryRun, rows: list[dict[str, Any]], person: dict[str, str]) -> bool:

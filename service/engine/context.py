@@ -221,10 +221,9 @@ def _other_period(engine: Engine, question: str, previous: Plan, today: date, na
     if before is None or named:
         return None
     lowered = question.lower()
-    shifts = {str(k).lower(): int(v) for k, v in (engine.references.get("year_shifts") or {}).items()}
-    shift = next((shifts[k] for k in sorted(shifts, key=len, reverse=True)
-                  if re.search(rf"(?<!\w){re.escape(k)}(?!\w)", lowered)), None)  # fmt: skip
-    unit_shift = _unit_shift(engine, lowered) if shift is None else None
+    shift = _shift(engine, "year", lowered)
+    unit_shift = None if shift is not None else next(
+        ((u, n) for u in ("quarter", "month") if (n := _shift(engine, u, lowered)) is not None), None)
     if shift is not None:
         years = re.findall(r"(?:19|20)\d\d", before.text)
         if len(years) != 1:
@@ -252,16 +251,12 @@ def _other_period(engine: Engine, question: str, previous: Plan, today: date, na
     return previous.normalized[:at] + moved + previous.normalized[at + len(before.text):]
 
 
-def _unit_shift(engine: Engine, lowered: str) -> tuple[str, int] | None:
-    """ "the quarter before" -> ("quarter", -1), "the month after" -> ("month", 1): intents.yaml
-    references.quarter_shifts and month_shifts, longest phrase first."""
-    for unit in ("quarter", "month"):
-        shifts = {str(k).lower(): int(v) for k, v in (engine.references.get(f"{unit}_shifts") or {}).items()}
-        found = next((shifts[k] for k in sorted(shifts, key=len, reverse=True)
-                      if re.search(rf"(?<!\w){re.escape(k)}(?!\w)", lowered)), None)  # fmt: skip
-        if found is not None:
-            return unit, found
-    return None
+def _shift(engine: Engine, unit: str, lowered: str) -> int | None:
+    """By how many of a unit the words shift a period: "the year before" -1, "the quarter after" 1 (intents.yaml
+    references year_shifts, quarter_shifts, month_shifts; the longest phrase first)."""
+    shifts = {str(k).lower(): int(v) for k, v in (engine.references.get(f"{unit}_shifts") or {}).items()}
+    return next((shifts[k] for k in sorted(shifts, key=len, reverse=True)
+                 if re.search(rf"(?<!\w){re.escape(k)}(?!\w)", lowered)), None)  # fmt: skip
 
 
 def _chained(engine: Engine, question: str, previous: Plan, named: list[str], follow_on: list[str]) -> str | None:

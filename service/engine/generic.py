@@ -21,13 +21,15 @@ def listed(st: State) -> bool:
     column = next((c for c in run.columns if any(c in r and r[c].kind == "iri" for r in run.rows)), None)
     column = column or (run.columns[0] if run.columns else "")
     cells = [r[column] for r in run.rows if column in r]
-    shown = list(dict.fromkeys(c.label or c.value for c in cells))
-    if "item" in st.engine.declarations[route].say:  # each row said by the declaration's `item` template
+    say = st.engine.declarations[route].say
+    if "item" in say:  # each row said by the declaration's `item` template
         shown = list(dict.fromkeys(
             st.engine.sentence(f"{route}.item", **{k: v.label or v.value for k, v in r.items()})
             for r in run.rows if column in r
         ))  # fmt: skip
-    if not shown and "none" not in st.engine.declarations[route].say:
+    else:
+        shown = list(dict.fromkeys(c.label or c.value for c in cells))
+    if not shown and "none" not in say:
         st.plan.sparql.pop()  # read for nothing: no `say.none`, so with no rows the next way answers
         return False
     st.plan.route = route

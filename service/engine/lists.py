@@ -425,7 +425,7 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
             st.listed = ordered
         elif iris:  # "Key work first" only when one of them is a key work
             keyed = any(st.engine.entities[i].tier == 1 for i in iris if i in st.engine.entities)
-            st.tell("class_list.key_first" if keyed else "class_list.among", ref,
+            st.tell("class_list.key_first" if keyed else "among_them", ref,
                     works=names(labels(st, iris), answer_limit(st)))  # fmt: skip
             st.listed = say_ordinal(st, iris, ref)
     elif kind == "concept":  # "has he published any datasets": the datasets, techniques or themes, most used first

@@ -11,6 +11,7 @@ from rdflib.namespace import RDF
 
 from service.errors import Problem
 from service.kb.rdf import PF, ParsedTurtle
+from service.kb.values import prefixed
 
 _LOCAL_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
 _SCHEMA = {rdflib.OWL.Class, rdflib.RDFS.Class, rdflib.RDF.Property, rdflib.OWL.ObjectProperty,
@@ -143,13 +144,9 @@ def _unshown(ontology: ParsedTurtle, data: ParsedTurtle, base: str) -> list[tupl
         types = set(data.graph.objects(s, RDF.type))
         if not str(s).startswith(base) or not types or types & _SCHEMA or any(is_kind(t, set()) for t in types):
             continue  # (a class or a property the owner declares is no entity)
-        shown = ", ".join(_short(t) for t in sorted(types, key=str))
+        shown = ", ".join(prefixed(t) for t in sorted(types, key=str))
         out.append((s, f"{str(s)[len(base) :]}: its type ({shown}) is no kind of the portfolio, so no page, list or "
                        "answer can show it; make the class an rdfs:subClassOf a portfolio class (pf:Work, "
                        "pf:Organisation, pf:Skill ...)"))  # fmt: skip
     return out
 
-
-def _short(term: rdflib.term.Node) -> str:
-    name = str(term)
-    return "pf:" + name[len(PF) :] if name.startswith(PF) else name.rsplit("#", 1)[-1].rsplit("/", 1)[-1]

@@ -34,7 +34,8 @@ class Values:
         return {s for s, _ in self.reported}
 
 
-def _name(term: rdflib.term.Node) -> str:
+def prefixed(term: rdflib.term.Node) -> str:
+    """A term as validate names it: pf:tier, rdfs:label, skos:altLabel, or the whole IRI."""
     text = str(term)
     for ns, prefix in ((PF, "pf:"), (str(RDFS), "rdfs:"), (str(SKOS), "skos:")):
         if text.startswith(ns):
@@ -46,7 +47,7 @@ def _written(o: rdflib.Literal) -> str:
     if o.language:
         return f'"{o}"@{o.language}'
     if o.datatype is not None:
-        return f'"{o}"^^{_name(o.datatype).replace(str(XSD), "xsd:")}'
+        return f'"{o}"^^{prefixed(o.datatype).replace(str(XSD), "xsd:")}'
     return f'"{o}"'
 
 
@@ -79,7 +80,7 @@ def _as_date(text: str) -> str | None:
 
 
 def _problem(p: rdflib.term.Node, o: rdflib.Literal) -> str | None:
-    name = _name(p)
+    name = prefixed(p)
     if p in _INTEGERS:
         if o.datatype != XSD.integer:
             return f"{name} is a bare integer ({name} 1), not {_written(o)}"
@@ -102,5 +103,5 @@ def _problem(p: rdflib.term.Node, o: rdflib.Literal) -> str | None:
         if o.language:
             return f'{name} is a plain string: write "{o}" without @{o.language}'
         if o.datatype is not None and o.datatype != XSD.string:
-            return f'{name} is a plain string: write "{o}" without ^^{_name(o.datatype)}'
+            return f'{name} is a plain string: write "{o}" without ^^{prefixed(o.datatype)}'
     return None
