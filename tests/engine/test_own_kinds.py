@@ -55,6 +55,8 @@ def test_works_of_an_owners_own_kind_are_listed_counted_and_described(kb: Path) 
     assert about.answer is not None and "brine pans" in about.answer.text
     active = planner.plan("what was she doing in summer 2024?", today=TODAY)
     assert "Tide Organ" in {r.label for r in active.results}, active.answer
+    going = planner.plan("what did she do in 2026?", today=TODAY)  # begun in 2025, no end: still going
+    assert "Salt Choir" in {r.label for r in going.results}, going.answer
     now = planner.plan("what is she working on now?", today=TODAY)  # dates, no monthly activity: still going
     assert now.answer is not None and "Salt Choir" in [r.label for r in now.results[:2]], now.answer
     assert "Salt Choir" in now.answer.text and "Tide Organ" not in now.answer.text, now.answer.text

@@ -40,3 +40,16 @@ def test_a_work_given_once_is_answered_from_its_own_facts(planner: Planner) -> N
     """No occurrences recorded: the list step passes (its declaration has no `none` sentence)."""
     plan = planner.plan("where did she give the What GTFS feeds get wrong talk?", today=TODAY)
     assert plan.route != "occurrences" and plan.answer is not None and "Lisbon" in plan.answer.text
+
+
+def test_a_work_given_several_times_in_a_place_is_named_once_with_each_time(planner: Planner) -> None:
+    route, _, text = _said(planner, "talks in Lisbon")
+    assert route == "events_in_place" and text.startswith("7 talks held in Lisbon:"), text
+    assert text.count("Hands-on SPARQL workshop") == 1
+    assert "Hands-on SPARQL workshop (October 2024; November 2024; October 2025)" in text
+
+
+def test_a_kind_named_by_an_everyday_word_is_no_kind_where_the_graph_has_none(planner: Planner) -> None:
+    """pf:Book is marked pf:namedWhenEmpty false: the demo has no book, so "books" here is Lantern's books."""
+    route, _, text = _said(planner, "how many books does Lantern in the browser search?")
+    assert route not in ("class_list", "count") and "2,000 books" in text, (route, text)

@@ -134,3 +134,14 @@ def test_the_trace_and_the_lab_work_for_every_portfolio(site: tuple[str, str]) -
     assert 'id="trace"' in page.text and "How this answer was found" in page.text
     lab = httpx.get(base + "/lab", params={"q": "what tools does the owner use?", "format": "json"}, timeout=30)
     assert lab.status_code == 200 and len(lab.json()["techniques"]) >= 8
+
+
+def test_a_place_with_works_there_but_no_role_answers_with_the_works(site: tuple[str, str]) -> None:
+    """The third portfolio's works in Portugal (a competition entry, a talk, a session of her workshop), where
+    she held no role: the works, with where and when, not "no role of hers in Portugal"."""
+    name, base = site
+    if name != "noor":
+        pytest.skip("a portfolio with works in a country where the person held no role")
+    plan = ask(base, "did she do any work in portugal").json()
+    assert plan["answer"] is not None and "3 works of hers in Portugal" in plan["answer"]["text"], plan
+    assert "Porto" in plan["answer"]["text"] and "no role" not in plan["answer"]["text"]
