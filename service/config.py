@@ -132,8 +132,8 @@ SETTINGS: dict[str, Setting] = {
         Setting("LLM_API_KEY", "", "The provider's bearer key, when it needs one (never logged, never shown)."),
         Setting("LLM_MODEL", "", "The chat model the fallback asks (the provider's name for it)."),
         Setting("LLM_TIMEOUT", "20", "Seconds one provider call may take before the fallback gives up."),
-        Setting("EMBEDDINGS_ENABLED", "false", "Meaning-based search: passages embedded at build, fused with BM25."),
-        Setting("EMBEDDINGS_MODEL", "", "The provider's embedding model; a KB is only searched with its own."),
+        Setting("EMBEDDINGS_ENABLED", "true", "The meaning model (built in, or a server's), vectors made at build."),
+        Setting("EMBEDDINGS_MODEL", "builtin", "builtin (in-process), or the provider's model (with LLM_BASE_URL)."),
     )
 }
 

@@ -43,4 +43,5 @@ class Settings:
 
     @property
     def embeddings(self) -> bool:
-        return self.embeddings_enabled and bool(self.base_url) and bool(self.embeddings_model)
+        """Meaning is on: the built-in model (EMBEDDINGS_MODEL=builtin, the default) or a server's model."""
+        return self.embeddings_enabled and (self.embeddings_model in ("", "builtin") or bool(self.base_url))

@@ -14,8 +14,8 @@ __all__ = ["Engine", "Planner", "load", "today"]
 
 def load(kb: KB) -> Planner:
     planner = Planner(Engine.from_kb(kb))
-    if setting("EMBEDDINGS_ENABLED").strip().lower() in ("1", "true", "on", "yes"):
-        from service.engine.meaning import Meaning  # noqa: PLC0415  # only when meaning search is on
+    if setting("EMBEDDINGS_ENABLED").strip().lower() in ("1", "true", "on", "yes"):  # the meaning model, on by default
+        from service.engine.meaning import Meaning  # noqa: PLC0415  # numpy and the model only when it is on
         from service.model_settings import Settings  # noqa: PLC0415
 
         planner.engine.meaning = Meaning.open(kb.path, planner.engine.passages, Settings.load())

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from service.engine.conditions import applies
+from service.engine.conditions import applies, holds
 from service.engine.state import State
 from service.engine.steps import STEPS
 from service.engine.trace import trace_passed
@@ -29,6 +29,7 @@ class Matcher:
     def match(self, st: State, unstated: Unstated) -> None:
         tr = st.trace
         passed: list[str] = []  # ways that did not answer and read nothing, said together before the next that did
+        bridged: Way | None = None  # the first way undone only for words the meaning model bridges
         for way in self.ways:
             if not applies(st.q, way):
                 if tr is not None:
@@ -67,6 +68,8 @@ class Matcher:
                            answered=True, kept=True, route=st.plan.route, declaration=way.route,
                            precedence=way.precedence)  # fmt: skip
                 return
+            if bridged is None and not missed and st.bridged():
+                bridged = way
             if tr is not None:
                 what = [f"a stated {kind}" for kind in missed] or list(st.q.ask)
                 tr.add("branch", f"{way.step} answered (route {st.plan.route}) but is undone: the answer does not "
@@ -74,10 +77,60 @@ class Matcher:
                        route=st.plan.route, unaddressed=what, declaration=way.route,
                        precedence=way.precedence)  # fmt: skip
             st.rollback(mark)
-        st.plan.route = "empty"
         if tr is not None:
             trace_passed(tr, passed, len(tr))
+        if bridged is not None and self._bridge(st, bridged):
+            return
+        if st.engine.meaning is not None and self._by_meaning(st, unstated):
+            return
+        st.plan.route = "empty"
+        if tr is not None:
             tr.add("branch", "no branch answered", route="empty")
+
+    def _by_meaning(self, st: State, unstated: Unstated) -> bool:
+        """Route choice by meaning, when no way answered: the route whose `meaning:` question is nearest this
+        one, near enough and clearly nearer than the next route's (weights.yaml meaning.route, route_margin); its
+        ways tried whatever their `when`, never against their `unless`, and kept as weak when they list something
+        and state what the route must (a route's "none" is no answer to a question only guessed to be its)."""
+        meaning, weights = st.engine.meaning, st.engine.weights["meaning"]
+        near = meaning.nearest_routes(st.q.asked, self.routes)
+        if not near or near[0][1] < float(weights["route"]):
+            return False
+        if len(near) > 1 and near[0][1] - near[1][1] < float(weights["route_margin"]):
+            return False
+        name, score, example = near[0]
+        route = self.routes[name]
+        for way in sorted(route.ways, key=lambda w: w.precedence):
+            if any(holds(st.q, c) for c in way.unless):
+                continue
+            mark = st.checkpoint()
+            st.way = way
+            if STEPS[way.step](st) and st.plan.route in way.routes and st.listed and not (
+                    "stated" in self.routes[st.plan.route].checks and unstated(st)):  # fmt: skip
+                st.near, st.exact = True, False
+                if st.trace is not None:
+                    st.trace.add("meaning", f"route {name} chosen by meaning: nearest its question “{example}” "
+                                 f"({score:.2f}); {way.step} answers, kept as weak", route=name, example=example,
+                                 cosine=round(score, 3), branch=way.step)  # fmt: skip
+                return True
+            st.rollback(mark)
+        return False
+
+    @staticmethod
+    def _bridge(st: State, way: Way) -> bool:
+        """Meaning where words fail: when no way answered, the first answer undone only because the question's
+        word is not the answer's own (bridged by the meaning model), kept as weak: it may not say what was asked."""
+        mark = st.checkpoint()
+        st.way = way
+        if STEPS[way.step](st):
+            st.near, st.exact = True, False
+            if st.trace is not None:
+                st.trace.add("branch", f"{way.step} answers (route {st.plan.route}): kept as weak, its words bridged "
+                             "to the question's by meaning", branch=way.step, answered=True, kept=True,
+                             route=st.plan.route, declaration=way.route, precedence=way.precedence)  # fmt: skip
+            return True
+        st.rollback(mark)
+        return False
 
 
 def _final(st: State, way: Way, route: Route) -> None:

@@ -1,52 +1,57 @@
-"""Meaning-based search (the Kai seed): passages embedded at build through the provider, stored in the KB with
-the model's name; at question time the question is embedded and its nearest passages fused with BM25's
-articles by reciprocal rank fusion.
+"""The meaning model at question time (the Kai seed): passages embedded at build by the model
+(service/embedding.py, built in by default) and stored in the KB with its name; a question is embedded once.
+Used where words fail: the articles of the passages nearest the question are one more candidate list of the
+results' weighted reciprocal rank fusion (plan.py), an article's passage stating the amount asked is found by
+meaning where its words fail (routes.py), a route is chosen by its nearest `meaning:` question when no rule
+answers (matcher.py), and an answer undone only because the visitor's word is not the answer's own is kept,
+weakly, when the model bridges the two words (state.py, matcher.py).
 
-Skipped when the question has three distinct search words or more and the best keyword passage holds them
-all (keywords already cover it); dropped, keyword search alone, when the provider fails or takes longer than
-2 s (and for 30 s after a failure, so a provider that is down costs one wait, not one per question). A KB
-whose vectors were made with another model than EMBEDDINGS_MODEL is searched by keywords alone: the scores
-of two models are not comparable. Exact search over every vector: at a few thousand passages it is faster
-than building an index, and needs no library.
+With an embeddings server, meaning is dropped (words alone) when the server fails or takes longer than 2 s, and
+for 30 s after a failure, so a server that is down costs one wait, not one per question. Vectors made with another
+model are never compared with this one's. Exact search over every vector: at a few thousand passages one matrix
+product is faster than building an index.
 """
 
 from __future__ import annotations
 
 import json
-import operator
 import threading
 import time
-from array import array
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from service.engine.retrieve import ArticleHit, PassageHit, PassageIndex
-from service.kb.vectors import DIR, unit
+import numpy as np
+
+from service.embedding import Builtin, Model, ModelError, open_model
+from service.engine.retrieve import PassageIndex
+from service.kb.vectors import DIR
+from service.language.declarations import Route
 from service.model_settings import Settings
-from service.provider import Provider, ProviderError
 
 QUESTION_TIMEOUT = 2.0  # seconds: past it, keyword search alone
 COOL_DOWN = 30.0  # seconds without asking after a failure
 NEAREST = 20  # passages taken from the meaning ranking
-RRF_K = 60
 CACHE = 1024  # question vectors kept
+WORDS = 20000  # word vectors kept (256 floats each: about 20 MB at most)
 
 
 @dataclass
 class Meaning:
-    """The vectors of one KB and the provider that embeds questions with the same model."""
+    """The vectors of one KB and the model that embeds questions the same way."""
 
-    model: str
-    docs: list[int]  # the PassageIndex document number of each vector
-    vectors: list[array[float]]
-    provider: Provider
-    _cache: OrderedDict[str, list[float]] = field(default_factory=OrderedDict)
+    model: Model
+    docs: list[int]  # the PassageIndex document number of each row of `matrix`
+    matrix: Any  # float32 (passages, dims), unit rows
+    _cache: OrderedDict[str, Any] = field(default_factory=OrderedDict)
+    _words: OrderedDict[str, Any] = field(default_factory=OrderedDict)
+    _rows: dict[int, int] | None = None
+    _routes: tuple[list[tuple[str, str]], Any] | None = None  # the routes' meaning questions and their vectors
     _failed_at: float = -1e9
     _lock: threading.Lock = field(default_factory=threading.Lock)
-    asked: int = 0  # question embeddings asked of the provider
+    asked: int = 0  # question embeddings asked of the model
     dropped: int = 0  # ... that failed or were too slow
 
     @classmethod
@@ -55,26 +60,87 @@ class Meaning:
         if not settings.embeddings or not meta_file.exists():
             return None
         meta = json.loads(meta_file.read_text(encoding="utf-8"))
-        if meta.get("model") != settings.embeddings_model:
+        try:
+            model = open_model(settings, timeout=QUESTION_TIMEOUT)
+        except ModelError:
+            return None
+        if model is None or meta.get("model") != model.name:
             return None  # made with another model: not comparable
-        dims = int(meta["dims"])
-        flat = array("f")
-        flat.frombytes((kb_path / DIR / "vectors.f32").read_bytes())
+        flat = np.fromfile(kb_path / DIR / "vectors.f32", dtype="<f4").reshape(-1, int(meta["dims"]))
         number = {p.id: n for n, p in enumerate(index.docs)}
-        docs, vectors = [], []
-        for at, pid in enumerate(meta["ids"]):
-            if pid in number:
-                docs.append(number[pid])
-                vectors.append(flat[at * dims : (at + 1) * dims])
-        provider = Provider(settings.base_url, settings.api_key, QUESTION_TIMEOUT)
-        return cls(settings.embeddings_model, docs, vectors, provider)
+        rows = [at for at, pid in enumerate(meta["ids"]) if pid in number]
+        docs = [number[meta["ids"][at]] for at in rows]
+        return cls(model, docs, np.ascontiguousarray(flat[rows]))
+
+    def nearest_routes(self, question: str, routes: Mapping[str, Route]) -> list[tuple[str, float, str]]:
+        """The routes declaring `meaning:` questions, each with its question nearest this one and their cosine,
+        nearest first: the labelled data route choice falls back on when no route's rules answered."""
+        vector = self.vector(question)
+        if vector is None:
+            return []
+        if self._routes is None:
+            labelled = [(r.name, q) for r in routes.values() for q in r.meaning]
+            made = self._embed([q for _, q in labelled]) if labelled else None
+            if labelled and made is None:
+                return []
+            self._routes = (labelled, made)
+        labelled, matrix = self._routes
+        if matrix is None:
+            return []
+        best: dict[str, tuple[float, str]] = {}
+        for (name, example), score in zip(labelled, (matrix @ vector).tolist(), strict=True):
+            if score > best.get(name, (-2.0, ""))[0]:
+                best[name] = (score, example)
+        return sorted(((n, c, e) for n, (c, e) in best.items()), key=lambda x: (-x[1], x[0]))
+
+    @property
+    def row_of(self) -> dict[int, int]:
+        """The row of `matrix` of each PassageIndex document number."""
+        if self._rows is None:
+            self._rows = {doc: row for row, doc in enumerate(self.docs)}
+        return self._rows
+
+    def nearest_of(self, question: str, docs: Sequence[int]) -> list[tuple[int, float]]:
+        """Of these passages (PassageIndex document numbers), those nearest the question in meaning, nearest
+        first, with their cosine."""
+        vector = self.vector(question)
+        rows = [(doc, self.row_of[doc]) for doc in docs if doc in self.row_of]
+        if vector is None or not rows:
+            return []
+        scores = self.matrix[[r for _, r in rows]] @ vector
+        return sorted(((doc, float(x)) for (doc, _), x in zip(rows, scores, strict=True)), key=lambda p: (-p[1], p[0]))
+
+    def word_vectors(self, words: Sequence[str]) -> Any | None:
+        """Unit vectors of single words (kept, WORDS of them), or None when the model fails."""
+        missing = [w for w in dict.fromkeys(words) if w not in self._words]
+        if missing:
+            made = self._embed(missing)
+            if made is None:
+                return None
+            with self._lock:
+                for w, v in zip(missing, made, strict=True):
+                    self._words[w] = v
+                while len(self._words) > WORDS:
+                    self._words.popitem(last=False)
+        return np.stack([self._words[w] for w in words]) if words else None
+
+    def nearest_word(self, word: str, candidates: Sequence[str]) -> tuple[str, float] | None:
+        """Of the candidate words, the one nearest `word` in meaning, with its cosine ("lose": "lost",
+        "kids": "children"), or None."""
+        candidates = [c for c in dict.fromkeys(candidates) if c != word]
+        vectors = self.word_vectors([word, *candidates])
+        if vectors is None or not candidates:
+            return None
+        scores = vectors[1:] @ vectors[0]
+        best = int(np.argmax(scores))
+        return candidates[best], float(scores[best])
 
     @staticmethod
     def key(question: str) -> str:
         return " ".join(question.split())[:500]
 
-    def vector(self, question: str) -> list[float] | None:
-        """The question's unit vector (cached), or None: the provider failed, was slow, or failed lately."""
+    def vector(self, question: str) -> Any | None:
+        """The question's unit vector (cached), or None: the model failed, was slow, or failed lately."""
         text = self.key(question)
         with self._lock:
             found = self._cache.get(text)
@@ -84,13 +150,11 @@ class Meaning:
             if time.monotonic() - self._failed_at < COOL_DOWN:
                 return None
         self.asked += 1
-        try:
-            got = unit(self.provider.embed(self.model, [text], timeout=QUESTION_TIMEOUT)[0])
-        except ProviderError:
-            self.dropped += 1
-            self._failed_at = time.monotonic()
+        made = self._embed([text])
+        if made is None:
             return None
-        if len(got) != (len(self.vectors[0]) if self.vectors else len(got)):
+        got = made[0]
+        if got.shape[0] != self.matrix.shape[1]:
             self.dropped += 1
             return None
         with self._lock:
@@ -99,49 +163,36 @@ class Meaning:
                 self._cache.popitem(last=False)
         return got
 
-    def nearest(self, vector: list[float], n: int = NEAREST) -> list[tuple[int, float]]:
-        scores = [(doc, sum(map(operator.mul, vector, v))) for doc, v in zip(self.docs, self.vectors, strict=True)]
-        scores.sort(key=lambda x: (-x[1], x[0]))
-        return scores[:n]
+    def _embed(self, texts: list[str]) -> Any | None:
+        """The texts' vectors, or None when the model fails or failed lately (it is then not asked for COOL_DOWN
+        seconds)."""
+        if time.monotonic() - self._failed_at < COOL_DOWN:
+            return None
+        try:
+            return self.model.embed(texts)
+        except ModelError:
+            self.dropped += 1
+            self._failed_at = time.monotonic()
+            return None
 
-    def covered(self, index: PassageIndex, terms: Sequence[str], found: Sequence[ArticleHit]) -> bool:
-        """Keywords already answer: three distinct search words or more, all in the best keyword passage."""
-        distinct = set(terms)
-        return len(distinct) >= 3 and bool(found) and distinct <= index.passage_terms(found[0].best.passage)
+    @property
+    def local(self) -> bool:
+        """The model runs in this process (no wait worth taking off the event loop)."""
+        return isinstance(self.model, Builtin)
 
-    def fuse(self, index: PassageIndex, terms: Sequence[str], question: str,
-             found: list[ArticleHit], coverage_of: Callable[[set[str]], float]) -> list[ArticleHit]:  # fmt: skip
-        """BM25's articles and the nearest passages' articles by reciprocal rank fusion; each hit's score is
-        rescaled so the first keeps BM25's best score (the relative floors after this still mean the same)."""
-        if not found or self.covered(index, terms, found):
-            return found
+    def nearest(self, vector: Any, n: int = NEAREST) -> list[tuple[int, float]]:
+        if not self.docs:
+            return []
+        scores = self.matrix @ vector
+        n = min(n, len(scores))
+        top = np.argpartition(-scores, n - 1)[:n]
+        ranked = sorted(((self.docs[i], float(scores[i])) for i in top), key=lambda x: (-x[1], x[0]))
+        return ranked
+
+    def articles(self, index: PassageIndex, question: str) -> list[str]:
+        """The articles of the passages nearest the question in meaning, nearest first, each once: a candidate
+        list for the results' fusion (plan.py). Empty when the model failed or is cooling down."""
         vector = self.vector(question)
         if vector is None:
-            return found
-        by_meaning: list[str] = []
-        best: dict[str, Any] = {}
-        for doc, _ in self.nearest(vector):
-            article = index.docs[doc].article
-            if article not in best:
-                by_meaning.append(article)
-                best[article] = index.docs[doc]
-        fused: dict[str, float] = {}
-        for rank, hit in enumerate(found, start=1):
-            fused[hit.article] = 1 / (RRF_K + rank)
-        hits = {h.article: h for h in found}
-        for rank, article in enumerate(by_meaning, start=1):
-            fused[article] = fused.get(article, 0.0) + 1 / (RRF_K + rank)
-        order = sorted(fused, key=lambda a: (-fused[a], a))
-        top_score, top_fused = found[0].score, fused[order[0]]
-        out = []
-        for article in order:
-            score = top_score * fused[article] / top_fused
-            if article in hits:
-                h = hits[article]
-                out.append(ArticleHit(h.article, h.entity, h.title, score, h.coverage, h.best, h.passages))
-            else:  # found by meaning alone: its own coverage decides whether it is kept
-                p = best[article]
-                cov = coverage_of(set(index.article_terms[article]))
-                lone = PassageHit(p, 0.0)
-                out.append(ArticleHit(article, p.entity, p.title, score, cov, lone, [lone]))
-        return out
+            return []
+        return list(dict.fromkeys(index.docs[doc].article for doc, _ in self.nearest(vector)))

@@ -190,6 +190,9 @@ class Planner:
             for h in st.hits:
                 if h.article in engine.by_name:
                     lists["wiki"].append(engine.by_name[h.article].iri)
+            if engine.meaning is not None:  # the meaning model's nearest passages (service/engine/meaning.py)
+                lists["meaning"] = [engine.by_name[a].iri for a in engine.meaning.articles(engine.passages, st.q.asked)
+                                    if a in engine.by_name]  # fmt: skip
             concepts = [e for e in st.q.entities if e.kind in CONCEPTS]
             if concepts:
                 candidate = engine.routes["candidates"].get(concepts[0].kind)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from service.engine.catalog import Entity
+from service.engine.quantity import Quantity
 from service.engine.retrieve import PassageHit, best_passage_for, search_articles
 from service.engine.state import State
 from service.kb.wiki import Passage
@@ -390,9 +391,31 @@ def stating_amount(st: State, article: str, hit: PassageHit | None, said: str = 
     for found in search_articles(engine.passages, query, engine.synonyms, engine.weights["article"], article=article):
         states = [h for h in found.passages if engine.quantities.states(h.passage.text, amount)]
         best = max(states, key=lambda h: held(engine.passages.passage_terms(h.passage)), default=None)
-        if best is None or (stated and max(stated) >= held(engine.passages.passage_terms(best.passage))):
+        if best is None:
+            break
+        if stated and max(stated) >= held(engine.passages.passage_terms(best.passage)):
             return None
         return best
+    return None if stated else nearest_stating(st, article, amount)
+
+
+def nearest_stating(st: State, article: str, amount: Quantity) -> PassageHit | None:
+    """Where no passage of the article holds the question's words and states the amount, the passage stating it
+    that is nearest the question in meaning, when near enough (weights.yaml meaning.amount_passage): "how long
+    has it been going" of a blog, answered by "running since October 2014"."""
+    engine = st.engine
+    if engine.meaning is None:
+        return None
+    docs = [d for d in engine.passages.article_docs.get(article, ())
+            if engine.quantities.states(engine.passages.docs[d].text, amount)]  # fmt: skip
+    floor = float(engine.weights["meaning"]["amount_passage"])
+    for doc, score in engine.meaning.nearest_of(st.q.asked, docs)[:1]:
+        if score >= floor:
+            if st.trace is not None:
+                st.trace.add("meaning", f"the passage of {article} stating an amount nearest the question in "
+                             f"meaning: {engine.passages.docs[doc].heading or 'its opening'} ({score:.2f})",
+                             article=article, cosine=round(score, 3))  # fmt: skip
+            return PassageHit(engine.passages.docs[doc], 0.0)
     return None
 
 

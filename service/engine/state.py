@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -19,9 +20,10 @@ from service.engine.trace import Trace
 from service.kb.wiki import slug
 from service.language.declarations import Way
 from service.queries import QueryRun
-from service.text import terms
+from service.text import stem, terms
 from service.voice import Voice
 
+WORD = re.compile(r"[^\W\d_]{3,}")  # a word of an answer the meaning model may bridge an asking word to
 Runs = dict[tuple[str, tuple[tuple[str, str], ...], int], QueryRun]  # stored queries run, by name, params and cap
 
 
@@ -71,9 +73,6 @@ class State:
         if self._hits is None:
             engine, terms_ = self.engine, self.q.terms
             found = search_articles(engine.passages, terms_, engine.synonyms, engine.weights["article"])
-            if engine.meaning is not None:  # meaning search, only with EMBEDDINGS_ENABLED (service/engine/meaning.py)
-                coverage = engine.passages.coverage_of(terms_, engine.synonyms)
-                found = engine.meaning.fuse(engine.passages, terms_, self.q.asked, found, coverage)
             cfg = engine.weights["wiki_hits"]
             if found:
                 floor = found[0].score * float(cfg["min_relative_score"])
@@ -105,6 +104,27 @@ class State:
         # answers it, whatever verb the question used
         ents = self.q.entities
         return len(ents) >= 2 and all(set(terms(e.label)) <= found for e in ents)
+
+    def bridged(self) -> bool:
+        """An asking word the answer drafted does not use, bridged by the meaning model to a word it does, near
+        enough (weights.yaml meaning.bridge_word): "which competitions did she enter" by "entries"."""
+        meaning, ask = self.engine.meaning, self.q.ask
+        if meaning is None or not ask:
+            return False
+        texts = [s for s, _ in self.draft.sentences] + [f"{r.title} {r.text}" for r in self.read.items.values()]
+        text = " ".join(texts)
+        said = [w for w in dict.fromkeys(WORD.findall(text.lower())) if w not in self.engine.search_stopwords]
+        floor = float(self.engine.weights["meaning"]["bridge_word"])
+        for word in self.q.cue:
+            if stem(word) not in ask:
+                continue
+            near = meaning.nearest_word(word.lower(), said)
+            if near is not None and near[1] >= floor:
+                if self.trace is not None:
+                    self.trace.add("meaning", f"“{word}” bridged to “{near[0]}” of the answer ({near[1]:.2f})",
+                                   word=word, to=near[0], cosine=round(near[1], 3))  # fmt: skip
+                return True
+        return False
 
     def checkpoint(self) -> Checkpoint:
         return Checkpoint(len(self.plan.sparql), dict(self.read.items), list(self.draft.sentences),

@@ -4,7 +4,8 @@ with the trace off, every hook is one test of `None`.
 
 Stages, in the order a plan meets them: spelling, shorthand, context, apart (names set apart), linking, intent,
 period, search (words and expansions), branch (tried, answered, kept or undone and why), query (each stored query
-run), passages (the articles searched and their scores), fusion, complete (a sentence added that states what
+run), passages (the articles searched and their scores), meaning (a passage or word found by the meaning model
+where the question's words failed), fusion, complete (a sentence added that states what
 was asked), confidence; for two questions asked in one,
 a split step, then the steps of each part's plan.
 """

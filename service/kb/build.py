@@ -132,7 +132,7 @@ def _write(checked: Checked, stage: Path, cache: Path, steps: _Steps, target: pu
         dumps = write_dumps(stage / DUMP_DIR, graphs, checked.site.entity_base)
     with steps.step("index passages"):
         passages = write_index(checked.articles, stage / INDEX_DIR)
-    if setting("EMBEDDINGS_ENABLED").strip().lower() in ("1", "true", "on", "yes"):  # meaning search, off by default
+    if setting("EMBEDDINGS_ENABLED").strip().lower() in ("1", "true", "on", "yes"):  # the meaning model, on by default
         from service.kb.vectors import embed_passages  # noqa: PLC0415
 
         with steps.step("embed passages"):

@@ -66,7 +66,7 @@ CONDITIONS: dict[str, str] = {
 }
 ROUTE_KEYS = frozenset({"about", "ways", "queries", "checks", "answer", "subject", "task", "complete", "whole",
                         "follow_ups", "declines", "refuses", "overview", "names_in_passages", "cue", "say",
-                        "examples", "not", "confidence"})  # fmt: skip
+                        "examples", "not", "confidence", "meaning"})  # fmt: skip
 WAY_KEYS = frozenset({"step", "precedence", "when", "unless", "also", "hedged"})
 CHECKS = frozenset({"addresses", "stated"})
 READERS = frozenset({"person", "entity", "work", "skill", "concept", "place", "organisation", "role", "kind",
@@ -133,6 +133,9 @@ class Route:
     examples: tuple[str, ...] = ()
     not_: tuple[str, ...] = ()
     owner_examples: bool = False  # the examples are the owner's (their portfolio's), not the engine's demo
+    # questions of the route in general words: the meaning model's labelled data, to choose this route for a
+    # question no route's rules answered (matcher.py); a route without them is never chosen by meaning
+    meaning: tuple[str, ...] = ()
 
 
 @cache
@@ -205,6 +208,7 @@ def parse(name: str, doc: Any, lines: Mapping[yamlfile.Path, int], shown: str, *
         examples=tuple(str(q) for q in _list(doc.get("examples"))),
         not_=tuple(str(q) for q in _list(doc.get("not"))),
         owner_examples=owner_examples,
+        meaning=tuple(str(q) for q in _list(doc.get("meaning"))),
     )
     return route, problems
 

@@ -10,11 +10,9 @@ import asyncio
 from starlette.requests import Request
 
 from service.engine.model import Plan
-from service.engine.retrieve import search_articles
 from service.fallback import run
 from service.fallback.tools import ACCEPT, ROW_CAP, SparqlResult, from_outcome
 from service.model_settings import Settings
-from service.text import query_terms
 from service.web.errors import ApiError
 from service.web.sparql import run_query
 
@@ -35,13 +33,10 @@ async def with_fallback(request: Request, plan: Plan) -> Plan:
 
 
 async def warm_meaning(request: Request, question: str) -> None:
-    """With meaning search on, embed the question in a thread before planning (which then finds its vector
-    cached), so a slow provider never holds up the event loop. Off, nothing happens."""
+    """With an embeddings server, embed the question in a thread before planning (which then finds its vector
+    cached), so a slow server never holds up the event loop. Off, or with the built-in model, nothing happens."""
     engine = request.app.state.planner.engine
     meaning = engine.meaning
-    if meaning is None:
+    if meaning is None or meaning.local:  # the built-in model embeds in microseconds: no thread needed
         return
-    terms = query_terms(meaning.key(question), engine.search_stopwords)
-    found = search_articles(engine.passages, terms, engine.synonyms, engine.weights["article"])
-    if found and not meaning.covered(engine.passages, terms, found):
-        await asyncio.to_thread(meaning.vector, question)
+    await asyncio.to_thread(meaning.vector, question)

@@ -1,6 +1,6 @@
-"""Meaning-based search against the simulated provider's embeddings: vectors in the KB with their model's
-name, fusion with BM25, the skip when keywords cover the question, the drop when the provider fails or is
-slow, and a KB made with another model searched by keywords alone."""
+"""The meaning model served by an embeddings server (the simulated provider's embeddings) instead of the
+built-in one: vectors in the KB with their model's name, the question embedded once for the results' fusion, the
+drop when the server fails or is slow, and a KB made with another model never searched with this one."""
 
 from __future__ import annotations
 
@@ -56,45 +56,20 @@ def test_another_model_is_never_used_on_these_vectors(embedded: Path, planner: P
     assert Meaning.open(embedded, planner.engine.passages, settings(sim)) is None  # EMBEDDINGS_ENABLED off
 
 
-def test_the_question_is_embedded_and_fused(meaning_planner: Planner, model: Sim) -> None:
+def test_the_question_is_embedded_once(meaning_planner: Planner, model: Sim) -> None:
     meaning = meaning_planner.engine.meaning
-    plan = meaning_planner.plan("how does she test search quality", today=TODAY)
-    assert [r["body"]["input"] for r in model.requests] == [["how does she test search quality"]]
-    assert meaning.asked == 1 and meaning.dropped == 0
-    assert plan.route == "empty"  # planned on with the fused articles (this one still finds no answer)
-    meaning_planner.plan("how does she test search quality", today=TODAY)
-    assert len(model.requests) == 1  # the vector was cached
+    question = "what does she care about"  # no rule answers it: the route is chosen by meaning, or none
+    meaning_planner.plan(question, today=TODAY)
+    asked = [r["body"]["input"] for r in model.requests]
+    assert asked.count([question]) == 1 and meaning.asked == 1 and meaning.dropped == 0
+    assert any(len(batch) > 1 for batch in asked)  # the routes' meaning questions, embedded once, together
+    meaning_planner.plan(question, today=TODAY)
+    assert [r["body"]["input"] for r in model.requests] == asked  # the vectors were kept
 
 
-def test_fusion_is_reciprocal_rank(meaning_planner: Planner, planner: Planner) -> None:
-    engine = meaning_planner.engine
-    from service.engine.retrieve import search_articles  # noqa: PLC0415
-    from service.text import query_terms  # noqa: PLC0415
-
-    terms = query_terms("open data volunteering", engine.search_stopwords)
-    found = search_articles(engine.passages, terms, engine.synonyms, engine.weights["article"])
-    fused = engine.meaning.fuse(engine.passages, terms, "open data volunteering", found,
-                                engine.passages.coverage_of(terms, engine.synonyms))  # fmt: skip
-    assert {h.article for h in found} <= {h.article for h in fused}
-    assert fused[0].score == pytest.approx(found[0].score)  # the first keeps BM25's best score
-    assert [h.score for h in fused] == sorted((h.score for h in fused), reverse=True)
-
-
-def test_skipped_when_the_best_keyword_passage_holds_every_term(meaning_planner: Planner, model: Sim) -> None:
-    engine = meaning_planner.engine
-    passage = engine.passages.docs[0]
-    words = sorted(engine.passages.passage_terms(passage))[:3]  # three of its own (stemmed) words
-    from service.engine.retrieve import search_articles  # noqa: PLC0415
-
-    found = search_articles(engine.passages, words, engine.synonyms, engine.weights["article"])
-    assert engine.meaning.covered(engine.passages, words, found) == (
-        set(words) <= engine.passages.passage_terms(found[0].best.passage))
-    meaning_planner.plan("volunteering for transit data", today=TODAY)  # three words, all in one passage
-    assert model.requests == []
-
-
-def test_dropped_when_the_provider_fails_or_is_slow(meaning_planner: Planner, planner: Planner, model: Sim) -> None:
-    question = "how does she test search quality"
+def test_dropped_when_the_provider_fails_or_is_slow(meaning_planner: Planner, embedded: Path, model: Sim) -> None:
+    question = "what does she care about"
+    planner = PlannerClass(Engine.from_kb(KB.open(embedded, in_memory=True)))  # no meaning model at all
     plain = planner.plan(question, today=TODAY).to_json()
     model.embed_mode = "slow"
     started = time.monotonic()
@@ -109,7 +84,7 @@ def test_dropped_when_the_provider_fails_or_is_slow(meaning_planner: Planner, pl
             d.pop("timing_ms", None)
             for run in d.get("sparql") or []:
                 run.pop("ms", None)
-        assert doc == plain  # keyword search alone: the plan of a site without meaning search
+        assert doc == plain  # keyword search alone: the plan of a site without the meaning model
     assert failed.route
 
 
