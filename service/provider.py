@@ -24,11 +24,36 @@ MAX_EMBED_REPLY = 16 * 1024 * 1024
 
 
 class ProviderError(Exception):
-    """The provider failed: timeout, HTTP status, malformed reply. `reason` is short and safe to show."""
+    """The provider failed: timeout, HTTP status, malformed reply. `reason` is short and safe to show; `waited`
+    when the call cost its caller a wait (no reply in time, unreachable), which the next call would likely too."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, *, waited: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.waited = waited
+
+
+class CoolDown:
+    """After a failure, nothing is asked for `seconds`: a provider that is down or slow costs one wait, not one
+    per question."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._failed_at = -1e9
+        self._lock = threading.Lock()
+
+    def left(self) -> float:
+        """Seconds still to wait before asking again (0: ask)."""
+        with self._lock:
+            return max(0.0, self.seconds - (time.monotonic() - self._failed_at))
+
+    def trip(self) -> None:
+        with self._lock:
+            self._failed_at = time.monotonic()
+
+    def reset(self) -> None:
+        with self._lock:
+            self._failed_at = -1e9
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -121,8 +146,8 @@ class Provider:
                 raise ProviderError(f"HTTP {e.code}") from None
             except (TimeoutError, http.client.HTTPException, urllib.error.URLError, OSError, ValueError) as e:
                 if cut.passed or isinstance(e, TimeoutError):
-                    raise ProviderError(f"no reply within {limit:g} s") from None
-                raise ProviderError(f"unreachable ({type(e).__name__})") from None
+                    raise ProviderError(f"no reply within {limit:g} s", waited=True) from None
+                raise ProviderError(f"unreachable ({type(e).__name__})", waited=True) from None
         try:
             doc = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError):

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ from service.engine.retrieve import PassageIndex
 from service.kb.vectors import DIR
 from service.language.declarations import Route
 from service.model_settings import Settings
+from service.provider import CoolDown
 
 QUESTION_TIMEOUT = 2.0  # seconds: past it, keyword search alone
 COOL_DOWN = 30.0  # seconds without asking after a failure
@@ -49,7 +49,7 @@ class Meaning:
     _words: OrderedDict[str, Any] = field(default_factory=OrderedDict)
     _rows: dict[int, int] | None = None
     _routes: tuple[list[tuple[str, str]], Any] | None = None  # the routes' meaning questions and their vectors
-    _failed_at: float = -1e9
+    _cooling: CoolDown = field(default_factory=lambda: CoolDown(COOL_DOWN))
     _lock: threading.Lock = field(default_factory=threading.Lock)
     asked: int = 0  # question embeddings asked of the model
     dropped: int = 0  # ... that failed or were too slow
@@ -147,8 +147,6 @@ class Meaning:
             if found is not None:
                 self._cache.move_to_end(text)
                 return found
-            if time.monotonic() - self._failed_at < COOL_DOWN:
-                return None
         self.asked += 1
         made = self._embed([text])
         if made is None:
@@ -166,13 +164,13 @@ class Meaning:
     def _embed(self, texts: list[str]) -> Any | None:
         """The texts' vectors, or None when the model fails or failed lately (it is then not asked for COOL_DOWN
         seconds)."""
-        if time.monotonic() - self._failed_at < COOL_DOWN:
+        if self._cooling.left() > 0:
             return None
         try:
             return self.model.embed(texts)
         except ModelError:
             self.dropped += 1
-            self._failed_at = time.monotonic()
+            self._cooling.trip()
             return None
 
     @property

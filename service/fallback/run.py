@@ -22,7 +22,7 @@ from service.fallback.evidence import Evidence, pack
 from service.fallback.tools import SparqlRunner, Toolbox, schemas
 from service.fallback.verify import Verdict, verify
 from service.model_settings import Settings
-from service.provider import Provider, ProviderError
+from service.provider import CoolDown, Provider, ProviderError
 
 log = logging.getLogger("service.fallback")
 
@@ -30,6 +30,8 @@ MAX_TOOL_ROUNDS = 3
 MAX_CALLS_PER_ROUND = 3
 DECLINED = ("private", "off_topic")  # refused by design: never sent anywhere
 SCORE = 40  # a checked model answer: never exact, never more than Low on the page's scale
+COOL_DOWN = 30.0  # seconds the provider is not asked after a call it did not answer in time (or at all)
+COOLING = CoolDown(COOL_DOWN)  # one per serving process: a provider down for one question is down for the next
 
 
 @dataclass
@@ -67,6 +69,8 @@ async def answer(plan: Plan, engine: Engine, settings: Settings, sparql: SparqlR
     """The plan to serve for `plan` with the fallback on (the same plan when nothing checked comes back)."""
     if not settings.enabled or not eligible(plan):
         return Outcome(plan, "skipped")
+    if (left := COOLING.left()) > 0:
+        return Outcome(plan, "skipped", [f"provider cooling down after a call with no reply ({left:.0f} s left)"])
     started = time.perf_counter()
     outcome = await _ask(plan, engine, settings, sparql)
     outcome.ms = (time.perf_counter() - started) * 1000
@@ -89,6 +93,10 @@ async def _ask(plan: Plan, engine: Engine, settings: Settings, sparql: SparqlRun
         try:
             reply = await asyncio.to_thread(provider.chat, settings.model, messages, offered)
         except ProviderError as e:
+            if e.waited:
+                COOLING.trip()
+                log.warning("fallback: the model provider gave no reply (%s); it is not asked again for %g s, "
+                            "and weak questions are answered without it meanwhile", e.reason, COOL_DOWN)  # fmt: skip
             return Outcome(plan, "failed", [f"provider: {e.reason}"], rounds + 1, evidence=evidence)
         calls = reply.get("tool_calls")
         if not calls:

@@ -33,8 +33,10 @@ def sim() -> Iterator[Sim]:
 @pytest.fixture
 def model(sim: Sim) -> Iterator[Sim]:
     sim.reset()
+    run.COOLING.reset()
     yield sim
     sim.reset()
+    run.COOLING.reset()
 
 
 def settings(sim: Sim, **changes: Any) -> Settings:

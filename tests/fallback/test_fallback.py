@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import logging
 import time
 from typing import Any
+
+import pytest
 
 from service.engine import Planner
 from service.fallback import run
@@ -117,6 +120,20 @@ def test_a_slow_reply_past_llm_timeout_gives_up(ask: Any, planner: Planner) -> N
     assert time.monotonic() - started < 2.5
     assert out.status == "failed" and out.reasons == ["provider: no reply within 1 s"]
     assert unchanged(out, planner, WEAK)
+
+
+def test_a_provider_that_gave_no_reply_is_not_asked_again_for_a_while(
+        ask: Any, model: Sim, caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
+    with caplog.at_level(logging.WARNING, logger="service.fallback"):
+        first = ask(WEAK, {"sleep": 3, "content": "{s1} [S1]"}, timeout=1.0)
+    assert first.status == "failed"
+    assert any("gave no reply" in r.getMessage() and r.levelno == logging.WARNING for r in caplog.records)
+    started = time.monotonic()
+    second = ask(WEAK, {"content": "{s1} [S1]"})  # (scripting the model forgets the requests before it)
+    assert time.monotonic() - started < 0.5 and model.chats() == []  # not asked: no wait at all
+    assert second.status == "skipped" and "cooling down" in second.reasons[0]
+    run.COOLING.reset()  # the cool-down over: asked again
+    assert ask(WEAK, {"content": "{s1} [S1]"}).status != "skipped"
 
 
 def test_http_429_500_and_malformed_json_give_up(ask: Any, planner: Planner) -> None:
