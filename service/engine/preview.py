@@ -1,31 +1,32 @@
-"""The live preview: what the words typed so far would score, cheap enough for every keystroke (seed 003).
+"""The live preview: for the words typed so far, the route and confidence the answer would have (seed 003).
 
-No SPARQL and no answer: linking, then the best article by passage search. A name the site knows is a
-High match; otherwise the share of the question the best article holds sets the score.
+The preview is the plan itself, not a guess beside it: the text is planned as an answer would be (through the
+web's plan cache, so asking it then costs nothing) and the preview says that plan's route, confidence and first
+result. Nothing is shown for stop words alone ("how", "has"). While the last word is still being typed it does
+not count, unless it completes a name the site knows ("lant": Lantern), so the preview stays as it was until the
+word is whole instead of matching its fragments.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from service.engine.confidence import Scale, label_for
-from service.engine.intents import contains
 from service.engine.link import tokenize
+from service.engine.model import Plan
 from service.engine.plan import Planner
 from service.engine.resources import about_url
-from service.engine.retrieve import search_articles
-from service.text import query_terms
 
 
 @dataclass(frozen=True)
 class Preview:
-    query: str
+    query: str  # what was planned: the words typed, without an unfinished last word (or with it completed)
     score: int
     label: str
     best: dict[str, Any] | None
-
     none_text: str = ""
+    route: str = "empty"
 
     @property
     def text(self) -> str:
@@ -34,47 +35,55 @@ class Preview:
         return f"{self.label} match · {self.best['label']}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"query": self.query, "score": self.score, "label": self.label, "best": self.best, "text": self.text}
+        return {"query": self.query, "score": self.score, "label": self.label, "best": self.best, "text": self.text,
+                "route": self.route}  # fmt: skip
 
 
-def preview(planner: Planner, text: str) -> Preview:
+def preview(planner: Planner, text: str, plan_of: Callable[[str], Plan] | None = None) -> Preview:
+    """The preview of `text`; `plan_of` plans a question (the web's plan cache), else the planner does."""
     engine = planner.engine
     question = " ".join(text.split())[:200]
+    asked = settled(planner, question, unfinished=bool(text) and text[-1:].isalnum())
+    none = Preview(asked or question, 0, "None", None, engine.say("preview_none"))
+    if not asked:
+        return none
+    plan = (plan_of or planner.plan)(asked)
+    if plan.answer is None or plan.confidence.level == "none":
+        return Preview(asked, 0, plan.confidence.label, None, engine.say("preview_none"), plan.route)
+    best = None
+    if plan.results:
+        first = plan.results[0]
+        e = engine.entities.get(first.iri)
+        best = {"iri": first.iri, "label": e.display if e else first.label, "type": first.type, "tier": first.tier,
+                "url": about_url(e) if e else first.iri}  # fmt: skip
+    elif plan.answer.sources:
+        source = plan.answer.sources[0]
+        best = {"iri": None, "label": source.title, "type": "Article", "tier": None, "url": source.url}
+    return Preview(asked, plan.confidence.score, plan.confidence.label, best, engine.say("preview_none"), plan.route)
+
+
+def settled(planner: Planner, question: str, *, unfinished: bool) -> str:
+    """The question as far as it is typed: empty for stop words alone; an unfinished last word dropped, or
+    completed when it begins a name of the site ("kanji tok": Kanji-aware Tokenizer)."""
+    engine = planner.engine
     words = [t.word for t in tokenize(question)]
-    refused = [*engine.private, *engine.opinion]
-    if not words or any(contains(words, p) for p in refused):
-        return Preview(question, 0, "None", None, engine.say("preview_none"))
-    corrected = " ".join(engine.speller.correct(w) or w for w in words)
-    # while typing, a name in lower case is still probably meant as a name, and the last word may be unfinished
-    candidates = engine.linker.link(corrected, strict=False).entities
-    if not candidates:  # an unfinished last word: "widg" -> Widgeteer (short fragments only on their own)
-        candidates = engine.linker.complete(" ".join(words[-2:]))
-        if not candidates and (len(words) == 1 or len(words[-1]) >= 4):
-            candidates = engine.linker.complete(words[-1])
-    for iri in candidates:
-        found = engine.entities.get(iri)
-        if found is None:
-            continue
-        best = {
-            "iri": found.iri,
-            "label": found.display,
-            "type": found.type,
-            "tier": found.tier,
-            "url": about_url(found),
-        }
-        return Preview(question, 95, "High", best)
-    terms = query_terms(corrected, engine.search_stopwords)
-    hits = search_articles(engine.passages, terms, engine.synonyms, engine.weights["article"], limit=1)
-    if not hits or hits[0].coverage < float(engine.weights["wiki_hits"]["min_coverage"]):
-        return Preview(question, 0, "None", None, engine.say("preview_none"))
-    hit = hits[0]
-    e = engine.by_name.get(hit.article)
-    score = round(100 * hit.coverage * 0.9)
-    best = {
-        "iri": e.iri if e else None,
-        "label": hit.best.passage.heading,
-        "type": e.type if e else "Article",
-        "tier": e.tier if e else None,
-        "url": f"/wiki/{hit.article}",
-    }
-    return Preview(question, score, label_for(score, Scale.of(engine.weights["confidence"].get("scores"))), best)
+    if not any(w not in engine.search_stopwords for w in words):
+        return ""
+    if not unfinished or _whole(planner, words[-1]):
+        return question
+    rest = words[:-1]
+    begun = any(w not in engine.search_stopwords for w in rest)
+    # a name begun in the last two words ("kanji tok"); the last word alone only when nothing before it asks
+    # anything yet ("lant", "what is bm2"): "rust proj" stays "rust" until "projects" is typed
+    for fragment in ([" ".join(words[-2:])] if len(words) > 1 else []) + ([] if begun else [words[-1]]):
+        for iri in engine.linker.complete(fragment):
+            if iri in engine.entities:
+                kept = words[: len(words) - len(fragment.split())]
+                return " ".join([*kept, engine.entities[iri].label])
+    return " ".join(rest) if begun else ""
+
+
+def _whole(planner: Planner, word: str) -> bool:
+    """A word the site or English knows as it is: no fragment of a longer one being typed."""
+    speller = planner.engine.speller
+    return word in speller.known or speller.english(word) > 0 or bool(planner.engine.linker.link(word).entities)

@@ -75,7 +75,7 @@ async def opened_endpoint(request: Request) -> Response:
 async def preview_endpoint(request: Request) -> Response:
     raw = request.query_params.get("q", "")
     text = clean_question(raw, "q", required=False) or ""
-    return JSONResponse(strip(planner_of(request), text))
+    return JSONResponse(strip(planner_of(request), text, lambda q: plan_for(request, q, None)))
 
 
 async def next_endpoint(request: Request) -> Response:

@@ -84,8 +84,9 @@ SCHEMAS: dict[str, Schema] = {
             "generated": _object(["by"], {"by": _TEXT}, description="a model's answer, checked against its sources"),
             "answer_id": {"type": "string", "description": "for /api/opened"},
         }),
-    "Preview": _object(["query", "score", "label", "best", "text", "matches"], {
+    "Preview": _object(["query", "score", "label", "best", "text", "matches", "route"], {
         "query": _TEXT, "score": _INT, "label": _TEXT,
+        "route": {"type": "string", "description": "the route the answer to `query` takes (the Plan's route)"},
         "best": _null(_object(["iri", "label", "type", "url"], {
             "iri": _TEXT, "label": _TEXT, "type": _TEXT, "tier": _null(_INT), "url": _TEXT})),
         "text": _TEXT,
@@ -166,8 +167,8 @@ def spec() -> dict[str, Any]:
                          "responses": {"200": plan, **_ERRORS}},
             },
             "/api/preview": {"get": {
-                "summary": "The live preview strip: best match so far and the next few (`matches`), cheap enough for "
-                           "every keystroke", "operationId": "preview",
+                "summary": "The live preview strip: the route, confidence and first result of the answer to the words "
+                           "typed so far, and the next few matches", "operationId": "preview",
                 "parameters": [_query("q", "the words typed so far", {"type": "string", "maxLength": MAX_QUESTION})],
                 "responses": {"200": _json(_ref("Preview"), "best match, label, score, matches"), **_ERRORS}}},
             "/api/article": {"get": {

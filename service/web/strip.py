@@ -7,8 +7,10 @@ visitor can open one before asking. How many: `article_ask.preview` in weights.y
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from service.engine.model import Plan
 from service.engine.plan import Planner
 from service.engine.preview import preview
 from service.engine.retrieve import search_articles
@@ -16,10 +18,10 @@ from service.fallback.evidence import passage_url
 from service.text import query_terms
 
 
-def strip(planner: Planner, text: str) -> dict[str, Any]:
+def strip(planner: Planner, text: str, plan_of: Callable[[str], Plan] | None = None) -> dict[str, Any]:
     """/api/preview's answer: the engine's preview, plus `matches` (label, url, kind), the best first."""
     engine = planner.engine
-    shown = preview(planner, text)
+    shown = preview(planner, text, plan_of)
     body = shown.to_json()
     if shown.best is None:
         return body | {"matches": []}

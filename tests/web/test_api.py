@@ -45,6 +45,20 @@ def test_preview_is_cheap_and_changes_with_the_words(http: httpx.Client) -> None
     assert http.get("/api/preview", params={"q": ""}).json()["best"] is None
 
 
+def test_the_preview_tells_the_route_and_confidence_the_answer_has(http: httpx.Client) -> None:
+    for question in ("Rust projects from 2024", "what is bm25", "how does lantern rank results", "tell me a joke",
+                     "which talks did she give in Berlin?", "has she used Scala?"):  # fmt: skip
+        shown = http.get("/api/preview", params={"q": question + " "}).json()
+        plan = http.get("/api/ask", params={"q": question}).json()
+        assert (shown["route"], shown["score"], shown["label"]) == (
+            plan["route"], plan["confidence"]["score"], plan["confidence"]["label"]), question
+    for stop_words in ("how", "has", "how does", "what is the"):
+        assert http.get("/api/preview", params={"q": stop_words}).json()["best"] is None, stop_words
+    # steady while a word is typed: "rust proj" on the way to "projects" is still "rust", no name beginning "proj"
+    typing = http.get("/api/preview", params={"q": "rust proj"}).json()
+    assert typing["query"] == "rust" and typing["best"]["label"] == "Rust"
+
+
 def test_next_gives_answerable_followups(http: httpx.Client) -> None:
     body = http.post("/api/next", json={"question": "tell me about Lantern"}).json()
     assert 1 <= len(body["followups"]) <= 3
