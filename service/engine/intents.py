@@ -189,6 +189,10 @@ class Intents:
         r = self.rules.get(rule)
         return bool(r and r.matches(words))
 
+    def asks_only(self, rule: str, words: Sequence[str]) -> bool:
+        """Whether the words are the rule's phrase and filler, nothing else ("what is", "define ... please")."""
+        return self.has(rule, words) and self._only_filler_after(rule, words)
+
     def _only_filler_after(self, rule: str, cue: Sequence[str]) -> bool:
         """Whether the words naming nothing are, once the rule's opening and closing phrases are taken off, only
         filler ("what is X", "X - what's that?": either may come first)."""

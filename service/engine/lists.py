@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from service.engine.catalog import CONCEPTS
-from service.engine.link import Mention
+from service.engine.link import Mention, tokenize
 from service.engine.retrieve import best_passage_for
 from service.engine.routes import (
     answer_limit,
@@ -36,8 +36,10 @@ def pivot(st: State) -> bool:
     absent = st.q.absent  # not inside a period, nor where a name of the graph is
     if not absent.entities:  # a name in no lexicon, asked as a technology ("has she used Qdrant for search")
         unknown = _unknown_technology(st)
-        return unknown is not None and _pivot_unknown(st, unknown)
+        return unknown is not None and not _defines(st, [unknown[1]]) and _pivot_unknown(st, unknown[0])
     spans = [(m.start, m.end) for m in absent.mentions]
+    if _defines(st, spans):  # "what is Scala": its definition, or not covered; no list of what she uses instead
+        return False
     # a skill linked inside an absent name ("js" in "Vue.js") is part of that name, not a skill she uses
     outside = [m for m in st.q.linked.mentions if not any(a <= m.start and m.end <= b for a, b in spans)]
     if any(st.engine.entities[i].kind == "skill" for m in outside for i in m.iris
@@ -78,10 +80,18 @@ def pivot(st: State) -> bool:
     return True
 
 
-def _unknown_technology(st: State) -> str | None:
+def _defines(st: State, spans: list[tuple[int, int]]) -> bool:
+    """Whether the question outside these spans is only a definition's phrase ("what is Scala", "define
+    Kotlin")."""
+    rest = [t.word for t in st.q.tokens if not any(a <= t.start < b for a, b in spans)]
+    return st.engine.intents.asks_only("define", rest)
+
+
+def _unknown_technology(st: State) -> tuple[str, tuple[int, int]] | None:
     """A name in no lexicon asked as a technology of the person's work ("has she used Qdrant", "any Gleam
-    code"): a run of at most three words the site never uses, in a question with a technology cue
-    (intents.yaml technology) and no work, role or organisation named. The words as the visitor wrote them."""
+    code"): a run of at most three words the site never uses, one of them no English word either ("Revit",
+    "embassy async"; never "a nightmare" or "the scanner"), in a question with a technology cue (intents.yaml
+    technology) and no work, role or organisation named. The words as the visitor wrote them, and where."""
     if not st.q.has("technology") or any(e.kind in ("work", "role", "organisation") for e in st.q.entities):
         return None
     linked = [(m.start, m.end) for m in st.q.linked.mentions]
@@ -96,7 +106,10 @@ def _unknown_technology(st: State) -> str | None:
             break
     if not run or len(run) > 3:
         return None
-    return st.q.span_text(run[0][0], run[-1][1])
+    text = st.q.span_text(run[0][0], run[-1][1])
+    if all(st.engine.speller.english(w) for t in tokenize(text) if (w := t.word)):
+        return None
+    return text, (run[0][0], run[-1][1])
 
 
 def _pivot_unknown(st: State, name: str) -> bool:
@@ -107,7 +120,7 @@ def _pivot_unknown(st: State, name: str) -> bool:
     skills = st.run("skills")
     keys = st.run("key_works")
     st.plan.route = "pivot"
-    st.exact = True
+    st.near = True  # a name no vocabulary knows may be no technology at all ("Zorblatt"): weak, never High
     st.listed = column_iris(keys, "work")
     st.tell("pivot.none", st.read_query(evidence, f"{len(evidence.rows)} rows"), name=name)
     used = skills.rows[:3]

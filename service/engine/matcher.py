@@ -60,7 +60,7 @@ class Matcher:
             checks = route.checks - {"addresses"} if way.hedged else route.checks
             missed = unstated(st) if "stated" in checks else []
             if not missed and ("addresses" not in checks or st.addresses()):
-                st.near = way.hedged
+                st.near = st.near or way.hedged  # a step may hedge its own answer (a name no vocabulary knows)
                 if tr is not None:
                     how = "kept as weak: the best passage of the work named, though it does not use the question's " \
                           "words" if way.hedged else "kept"  # fmt: skip

@@ -136,7 +136,7 @@ class State:
         self.read.items = dict(cp.read)
         self.draft.sentences = list(cp.sentences)
         self.listed, self.exact, self.support = list(cp.listed), cp.exact, cp.support
-        self.of_kind_asked = False
+        self.of_kind_asked = self.near = False
         self.plan.route = "empty"
         self.subject = None
 

@@ -1,0 +1,28 @@
+"""High only when the answer states what was asked: a definition of a technology the graph lacks is not answered
+with the absent-technology pivot; a name no vocabulary knows may be no technology, so its pivot is never High and
+an English word is never taken for one; a count is not answered by a passage that states no number."""
+
+from __future__ import annotations
+
+from service.engine import Planner
+
+
+def test_a_definition_of_a_technology_the_graph_lacks_is_no_pivot(planner: Planner) -> None:
+    for question in ("what is Scala", "define Kotlin", "what is Zorblatt?"):
+        plan = planner.plan(question)
+        assert plan.route != "pivot" and plan.confidence.level in ("weak", "none"), question
+    assert planner.plan("Scala projects").route == "pivot"  # asked as her work: the pivot, as before
+
+
+def test_a_name_no_vocabulary_knows_is_pivoted_on_weakly_and_english_words_not_at_all(planner: Planner) -> None:
+    made_up = planner.plan("has she used Zorblatt")
+    assert made_up.route == "pivot" and made_up.confidence.level == "weak" and made_up.confidence.label != "High"
+    known = planner.plan("has she used Qdrant")  # in the owner's absent-technology list: the pivot, exact
+    assert known.route == "pivot" and known.confidence.level == "exact"
+    for question in ("has she used the scanner", "did she work with a colleague on the bakery"):
+        assert planner.plan(question).route != "pivot", question
+
+
+def test_a_count_is_not_answered_by_a_passage_that_states_none(planner: Planner) -> None:
+    plan = planner.plan("how many skills does she have")
+    assert plan.route != "passage" and plan.confidence.label != "High"
