@@ -18,6 +18,7 @@ from typing import Any
 
 from service.text import fold
 
+_SHORT_YEAR = re.compile(r"(?<![\w'’])['’](\d\d)\b")  # "'24", "’19"
 _ORDINAL_QUARTER = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "last": 4}
 
 
@@ -47,6 +48,7 @@ class DateParser:
         self.parts: dict[str, tuple[int, int]] = {fold(k): (int(v[0]), int(v[1])) for k, v in spec["parts"].items()}
         self.numbers: dict[str, int] = {fold(k): int(v) for k, v in spec["numbers"].items()}
         self.day_first = bool(spec.get("day_first", True))
+        self.lead_in = [tuple(fold(str(p)).split()) for p in spec.get("lead_in") or []]
         seasons = [p for p, (first, last) in self.parts.items() if (last - first) % 12 <= 2]  # "last summer"
         month = "|".join(sorted(map(re.escape, self.months), key=len, reverse=True))
         part = "|".join(sorted(map(re.escape, self.parts), key=len, reverse=True))
@@ -86,7 +88,8 @@ class DateParser:
         ]  # fmt: skip
 
     def parse(self, question: str, today: date) -> Period | None:
-        text = fold(question)
+        # a year written short, "in '24" or "summer ’19": this century's up to next year, else the last's
+        text = _SHORT_YEAR.sub(lambda m: f"{20 if int(m[1]) <= today.year % 100 + 1 else 19}{m[1]}", fold(question))
         for pattern, kind in self._patterns:
             m = pattern.search(text)
             if m is None:

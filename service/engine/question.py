@@ -229,8 +229,14 @@ class Question:
 
     @cached_property
     def in_period(self) -> frozenset[str]:
-        """The words that name the period."""
-        return frozenset(words_of(self.period.text)) if self.period else frozenset()
+        """The words that name the period, with the words leading into it ("back in 2018": dates.yaml lead_in)."""
+        if not self.period:
+            return frozenset()
+        words = words_of(self.period.text)
+        said, n = list(self.said), len(words)
+        at = next((i for i in range(len(said) - n + 1) if said[i : i + n] == words), None)
+        lead = [p for p in self.engine.dates.lead_in if at is not None and tuple(said[max(0, at - len(p)) : at]) == p]
+        return frozenset(words).union(*lead)
 
     @cached_property
     def ask(self) -> tuple[str, ...]:

@@ -53,11 +53,20 @@ from tests.conftest import TODAY
         ("after March 2020", "2020-04-01", "2026-11-30"),
         ("what was she doing two years ago", "2024-01-01", "2024-12-31"),
         ("3 months ago", "2026-08-01", "2026-08-31"),
+        ("did she present anything in '24?", "2024-01-01", "2024-12-31"),  # a year written short
+        ("summer ’19", "2019-06-01", "2019-08-31"),
+        ("back in '99", "1999-01-01", "1999-12-31"),
     ],
 )
 def test_periods(planner: Planner, text: str, start: str, end: str) -> None:
     period = planner.engine.dates.parse(text, TODAY)
     assert period is not None and period.iso() == (start, end)
+
+
+def test_the_words_leading_into_a_period_ask_nothing(planner: Planner) -> None:
+    for question in ("what was she doing for work back in 2018", "way back in 2015, where did she work"):
+        q = planner.analyser.read(question, question, TODAY)
+        assert q.period is not None and not {"back", "way"} & set(q.ask), question
 
 
 @pytest.mark.parametrize("text", ["a search library in 2,000 lines", "Lantern", "version 3030 of the spec",
