@@ -381,3 +381,9 @@ def test_a_follow_up_shifts_the_period_asked_by_its_own_unit(planner: Planner) -
         plan = planner.plan(then, previous=planner.plan(first, today=today), today=today)
         assert plan.route == "works_in_period" and plan.answer is not None, (first, then, plan.route)
         assert span in plan.answer.text, (first, then, plan.answer.text)
+
+
+def test_only_the_ones_narrows_the_list_before(planner: Planner) -> None:
+    plan = planner.plan("only the ones in Rust", previous="Show me her games")
+    assert plan.route == "concept_works" and plan.answer is not None
+    assert plan.answer.text.startswith("4 games use Rust") and "Tessera" not in plan.answer.text
