@@ -22,9 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from service.embedding import Builtin, Model, ModelError, open_model
+from service.embedding import Builtin, Model, ModelError, np, open_model
 from service.engine.retrieve import PassageIndex
 from service.kb.vectors import DIR
 from service.language.declarations import Route
@@ -35,7 +33,7 @@ QUESTION_TIMEOUT = 2.0  # seconds: past it, keyword search alone
 COOL_DOWN = 30.0  # seconds without asking after a failure
 NEAREST = 20  # passages taken from the meaning ranking
 CACHE = 1024  # question vectors kept
-WORDS = 20000  # word vectors kept (256 floats each: about 20 MB at most)
+WORDS = 4096  # word vectors kept (256 floats each: 4 MB at most)
 
 
 @dataclass

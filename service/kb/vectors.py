@@ -9,9 +9,7 @@ import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import numpy as np
-
-from service.embedding import ModelError, open_model
+from service.embedding import ModelError, np, open_model
 from service.kb.wiki import Article, Passage
 from service.model_settings import Settings
 
