@@ -29,7 +29,7 @@ def noor_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_builtin_model_computes_wordllama_s_own_vectors() -> None:
-    import wordllama  # noqa: PLC0415  # imported here only: the service reads its files without importing it
+    import wordllama  # type: ignore[import-untyped]  # noqa: PLC0415  # here only: the service reads its files
 
     reference = wordllama.WordLlama.load(cache_dir=os.path.dirname(wordllama.__file__), disable_download=True)
     texts = ["day job", "which competitions did she enter", "Rain gardens in Delfshaven: 23 of them, planted in 2019"]
