@@ -9,6 +9,7 @@ import pytest
 
 from service.cli import main
 from service.engine import Planner
+from service.engine.engine import Engine
 from service.lab import run_lab
 from service.lab.corpus import section_key
 from service.lab.graph import hops
@@ -51,9 +52,18 @@ def test_every_technique_reports_steps_formula_hits_and_a_comparison(any_planner
     assert doc["techniques"][0]["hits"][0]["url"].startswith("/wiki/")
 
 
+def test_meaning_search_ranks_passages_by_the_built_in_model(planner: Planner) -> None:
+    meaning = run_lab(planner.engine, "how does she keep a search engine honest").technique("meaning")
+    assert meaning.off is None and len(meaning.hits) == meaning.shown
+    assert all(h.why.startswith("cos = ") for h in meaning.hits)
+    assert [h.score for h in meaning.ranking] == sorted((h.score for h in meaning.ranking), reverse=True)
+    assert "wordllama" in meaning.steps[0].text
+
+
 def test_meaning_search_says_plainly_that_it_is_off(planner: Planner) -> None:
-    meaning = run_lab(planner.engine, "search").technique("meaning")
-    assert meaning.off == "off: no meaning-search provider is configured (EMBEDDINGS_ENABLED)"
+    engine = Engine.from_kb(planner.engine.kb)  # an engine without the model: EMBEDDINGS_ENABLED=false
+    meaning = run_lab(engine, "search").technique("meaning")
+    assert meaning.off is not None and meaning.off.startswith("off:")
     assert not meaning.hits and meaning.comparison is None
 
 
@@ -159,4 +169,4 @@ def test_lab_eval_prints_a_row_per_technique(mateo_kb_path: Path, capsys: pytest
     assert "| technique | recall@3 | MRR | mean ms | p95 ms |" in out
     for name in ("Plain keyword search", "Graph hops", "Chunk sizes: chunks of 4", "the engine's own retrieval"):
         assert f"| {name}" in out
-    assert "off: no meaning-search provider is configured" in out
+    assert "| Meaning search |" in out

@@ -3,7 +3,7 @@
 The preview is the plan itself, not a guess beside it: the text is planned as an answer would be (through the
 web's plan cache, so asking it then costs nothing) and the preview says that plan's route, confidence and first
 result. Nothing is shown for stop words alone ("how", "has"). While the last word is still being typed it does
-not count, unless it completes a name the site knows ("lant": Lantern), so the preview stays as it was until the
+not count, unless it completes a name the site knows ("widg": Widgeteer), so the preview stays as it was until the
 word is whole instead of matching its fragments.
 """
 
@@ -64,7 +64,7 @@ def preview(planner: Planner, text: str, plan_of: Callable[[str], Plan] | None =
 
 def settled(planner: Planner, question: str, *, unfinished: bool) -> str:
     """The question as far as it is typed: empty for stop words alone; an unfinished last word dropped, or
-    completed when it begins a name of the site ("kanji tok": Kanji-aware Tokenizer)."""
+    completed when it begins a name of the site ("hand wid": Hand Widgeteer)."""
     engine = planner.engine
     words = [t.word for t in tokenize(question)]
     if not any(w not in engine.search_stopwords for w in words):
@@ -73,8 +73,8 @@ def settled(planner: Planner, question: str, *, unfinished: bool) -> str:
         return question
     rest = words[:-1]
     begun = any(w not in engine.search_stopwords for w in rest)
-    # a name begun in the last two words ("kanji tok"); the last word alone only when nothing before it asks
-    # anything yet ("lant", "what is bm2"): "rust proj" stays "rust" until "projects" is typed
+    # a name begun in the last two words ("hand wid"); the last word alone only when nothing before it asks
+    # anything yet ("widg", "what is bm2"): "rust proj" stays "rust" until "projects" is typed
     for fragment in ([" ".join(words[-2:])] if len(words) > 1 else []) + ([] if begun else [words[-1]]):
         for iri in engine.linker.complete(fragment):
             if iri in engine.entities:

@@ -1,4 +1,6 @@
-"""f. HyDE and meaning (embedding) search: they need a meaning-search provider, and run only when one is on."""
+"""f. Meaning search: the question's vector against every passage's, by the meaning model (built in by default,
+docs/MODEL.md). HyDE, which first has a language model write a pretend answer, is not run: the lab asks no
+model to write."""
 
 from __future__ import annotations
 
@@ -9,23 +11,36 @@ from service.lab.model import Step, Technique
 _ON = ("1", "on", "true", "yes")
 
 
-def provider_off(name: str) -> str | None:
-    """Why meaning search cannot run, or None when the provider is configured and on."""
+def provider_off(name: str) -> str:
+    """Why meaning search cannot run."""
     if name not in SETTINGS or setting(name).strip().lower() not in _ON:
-        return f"off: no meaning-search provider is configured ({name})"
-    return f"off: {name} is on, but the lab has no meaning-search client yet"
+        return f"off: the meaning model is switched off ({name})"
+    return "off: the knowledge base has no vectors of this meaning model (build it again with the model on)"
 
 
 def meaning(asked: Asked) -> Technique:
-    name = asked.tuning.meaning_setting
     t = Technique(
         "meaning",
-        "HyDE and meaning search",
-        "Meaning search compares embeddings (lists of numbers that stand for a text's meaning) instead of words; "
-        "HyDE first writes a pretend answer and searches for passages that mean the same. Both need a model.",
-        "similarity = cos(embedding(question or pretend answer), embedding(passage))",
+        "Meaning search",
+        "Meaning search compares embeddings (lists of numbers that stand for a text's meaning) instead of words: the "
+        "question's and every passage's, made by the same model, so a passage can match without sharing a word.",
+        "similarity = cos(embedding(question), embedding(passage))",
         shown=asked.tuning.shown,
     )
-    t.off = provider_off(name)
-    t.steps = [Step(f"Nothing was run: {t.off}.")]
+    model = asked.engine.meaning
+    if model is None:
+        t.off = provider_off(asked.tuning.meaning_setting)
+        t.steps = [Step(f"Nothing was run: {t.off}.")]
+        return t
+    vector = model.vector(asked.question)
+    if vector is None:
+        t.off = "off: the meaning model did not answer in time (it is asked again after a cool-down)"
+        t.steps = [Step(f"Nothing was run: {t.off}.")]
+        return t
+    found = model.nearest(vector, asked.tuning.depth)
+    t.steps = [
+        Step(f"Embedded the question with {model.model.name}: one vector of {len(vector)} numbers, length one."),
+        Step(f"Compared it with the {len(model.docs)} passages' vectors, made at build; kept the best {t.shown}."),
+    ]
+    t.ranking = [asked.passage_hit(doc, score, f"cos = {score:.3f}") for doc, score in found]
     return t
