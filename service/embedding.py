@@ -4,7 +4,7 @@ in-process with no server and no download. An OpenAI-compatible embeddings serve
 (`EMBEDDINGS_MODEL=<its model>` with `LLM_BASE_URL`).
 
 The built-in model is what wordllama's own `embed(..., norm=True)` computes — the tokens' rows averaged, then
-scaled to length one (tests/test_embedding.py compares the two) — without importing the wordllama package,
+scaled to length one (tests/engine/test_meaning_model.py compares the two) — without importing the wordllama package,
 which pulls in the Hugging Face hub client and its HTTP stack (about 35 MB more in every serving process). The
 weights are mapped from the installed file, half precision as shipped: a process only reads the rows of the
 tokens it meets, and every process on the machine shares them through the page cache.
@@ -36,10 +36,9 @@ for _threads in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 import numpy as np  # noqa: E402
 
 # np: the service's numpy, imported here only after the thread settings above (meaning.py, vectors.py use it)
-__all__ = ["BUILTIN", "BUILTIN_NAME", "Builtin", "Model", "ModelError", "Served", "builtin", "model_name", "np",
+__all__ = ["BUILTIN_NAME", "Builtin", "Model", "ModelError", "Served", "builtin", "model_name", "np",
            "open_model", "unit_rows"]
 
-BUILTIN = "builtin"
 BUILTIN_NAME = "wordllama-l2-supercat-256"  # what a KB's vectors record, so another model's are never compared
 WEIGHTS = "weights/l2_supercat_256.safetensors"
 TOKENIZER = "tokenizers/l2_supercat_tokenizer_config.json"
@@ -118,11 +117,9 @@ def unit_rows(matrix: Vectors) -> Vectors:
 
 def model_name(settings: Settings) -> str | None:
     """The name a KB's vectors are recorded under for these settings, or None when meaning is off."""
-    if not settings.embeddings_enabled:
+    if not settings.embeddings:
         return None
-    if settings.embeddings_model in ("", BUILTIN):
-        return BUILTIN_NAME
-    return settings.embeddings_model if settings.base_url else None
+    return BUILTIN_NAME if settings.builtin else settings.embeddings_model
 
 
 def open_model(settings: Settings, *, timeout: float | None = None) -> Model | None:

@@ -42,6 +42,11 @@ class Settings:
         return self.llm_enabled and bool(self.base_url)
 
     @property
+    def builtin(self) -> bool:
+        """The meaning model is the built-in one (EMBEDDINGS_MODEL=builtin, the default, or empty)."""
+        return self.embeddings_model in ("", "builtin")
+
+    @property
     def embeddings(self) -> bool:
-        """Meaning is on: the built-in model (EMBEDDINGS_MODEL=builtin, the default) or a server's model."""
-        return self.embeddings_enabled and (self.embeddings_model in ("", "builtin") or bool(self.base_url))
+        """Meaning is on: the built-in model, or a server's model with somewhere to go."""
+        return self.embeddings_enabled and (self.builtin or bool(self.base_url))

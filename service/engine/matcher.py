@@ -29,7 +29,7 @@ class Matcher:
     def match(self, st: State, unstated: Unstated) -> None:
         tr = st.trace
         passed: list[str] = []  # ways that did not answer and read nothing, said together before the next that did
-        bridged: Way | None = None  # the first way undone only for words the meaning model bridges
+        undone: list[Way] = []  # ways undone only for not speaking to the question's words, in order
         for way in self.ways:
             if not applies(st.q, way):
                 if tr is not None:
@@ -68,8 +68,8 @@ class Matcher:
                            answered=True, kept=True, route=st.plan.route, declaration=way.route,
                            precedence=way.precedence)  # fmt: skip
                 return
-            if bridged is None and not missed and st.bridged():
-                bridged = way
+            if not missed:
+                undone.append(way)
             if tr is not None:
                 what = [f"a stated {kind}" for kind in missed] or list(st.q.ask)
                 tr.add("branch", f"{way.step} answered (route {st.plan.route}) but is undone: the answer does not "
@@ -79,9 +79,7 @@ class Matcher:
             st.rollback(mark)
         if tr is not None:
             trace_passed(tr, passed, len(tr))
-        if bridged is not None and self._bridge(st, bridged):
-            return
-        if st.engine.meaning is not None and self._by_meaning(st, unstated):
+        if st.engine.meaning is not None and (self._bridge(st, undone) or self._by_meaning(st, unstated)):
             return
         st.plan.route = "empty"
         if tr is not None:
@@ -99,39 +97,43 @@ class Matcher:
         if len(near) > 1 and near[0][1] - near[1][1] < float(weights["route_margin"]):
             return False
         name, score, example = near[0]
-        route = self.routes[name]
-        for way in sorted(route.ways, key=lambda w: w.precedence):
+        for way in sorted(self.routes[name].ways, key=lambda w: w.precedence):
             if any(holds(st.q, c) for c in way.unless):
                 continue
-            mark = st.checkpoint()
-            st.way = way
-            if STEPS[way.step](st) and st.plan.route in way.routes and st.listed and not (
-                    "stated" in self.routes[st.plan.route].checks and unstated(st)):  # fmt: skip
-                st.near, st.exact = True, False
+            if _kept_as_weak(st, way, lambda: bool(st.listed) and not (
+                    "stated" in self.routes[st.plan.route].checks and unstated(st))):  # fmt: skip
                 if st.trace is not None:
                     st.trace.add("meaning", f"route {name} chosen by meaning: nearest its question “{example}” "
                                  f"({score:.2f}); {way.step} answers, kept as weak", route=name, example=example,
                                  cosine=round(score, 3), branch=way.step)  # fmt: skip
                 return True
-            st.rollback(mark)
         return False
 
     @staticmethod
-    def _bridge(st: State, way: Way) -> bool:
+    def _bridge(st: State, undone: list[Way]) -> bool:
         """Meaning where words fail: when no way answered, the first answer undone only because the question's
-        word is not the answer's own (bridged by the meaning model), kept as weak: it may not say what was asked."""
-        mark = st.checkpoint()
-        st.way = way
-        if STEPS[way.step](st):
-            st.near, st.exact = True, False
-            if st.trace is not None:
-                st.trace.add("branch", f"{way.step} answers (route {st.plan.route}): kept as weak, its words bridged "
-                             "to the question's by meaning", branch=way.step, answered=True, kept=True,
-                             route=st.plan.route, declaration=way.route, precedence=way.precedence)  # fmt: skip
-            return True
-        st.rollback(mark)
+        word is not the answer's own, drafted again and kept as weak when the meaning model bridges the two
+        (State.bridged): it may not say what was asked. Nothing is embedded for a question some way answered."""
+        for way in undone:
+            if _kept_as_weak(st, way, st.bridged):
+                if st.trace is not None:
+                    st.trace.add("branch", f"{way.step} answers (route {st.plan.route}): kept as weak, its words "
+                                 "bridged to the question's by meaning", branch=way.step, answered=True, kept=True,
+                                 route=st.plan.route, declaration=way.route, precedence=way.precedence)  # fmt: skip
+                return True
         return False
 
+
+def _kept_as_weak(st: State, way: Way, keep: Callable[[], bool]) -> bool:
+    """Run the way's step as a last resort: kept, weak and never exact, when it answers as its route and `keep`
+    holds of what it drafted; else forgotten."""
+    mark = st.checkpoint()
+    st.way = way
+    if STEPS[way.step](st) and st.plan.route in way.routes and keep():
+        st.near, st.exact = True, False
+        return True
+    st.rollback(mark)
+    return False
 
 def _final(st: State, way: Way, route: Route) -> None:
     assert st.trace is not None

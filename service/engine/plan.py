@@ -110,11 +110,8 @@ class Planner:
         unstated = [kind for kind, (asked, form) in self.engine.stated_as.items()
                     if asked.found_in(st.q.said) and not form.search(text)]  # fmt: skip
         amounts, amount = self.engine.quantities, st.q.amount
-        # a count the graph keeps ("how many skills") is still owed by a passage: only the graph may leave it out
         quoted = self.engine.declarations[st.plan.route].answer == "text"
-        owed = amounts.owed(amount, st.q.class_words) or (quoted and amount is not None
-                                                          and amount.kind in amounts.enforced)  # fmt: skip
-        if owed and amount and not amounts.states(text, amount):
+        if amounts.owed(amount, st.q.class_words, quoted=quoted) and amount and not amounts.states(text, amount):
             unstated.append(amount.kind)
         return unstated
 

@@ -88,13 +88,15 @@ class Quantities:
                 return Quantity(kind.kind, head, frozenset(), cue=tuple(cue), head=head)
         return None
 
-    def owed(self, q: Quantity | None, class_words: AbstractSet[str]) -> bool:
+    def owed(self, q: Quantity | None, class_words: AbstractSet[str], *, quoted: bool = False) -> bool:
         """Whether an answer must state the amount: a kind that is enforced, and for a count, of something the
         graph does not count: neither a kind of work or skill category the question names (the stems of their
-        names' words, `class_words`) nor one of counted_by_graph ("how many board revisions" counts revisions)."""
+        names' words, `class_words`) nor one of counted_by_graph ("how many board revisions" counts revisions).
+        A `quoted` answer (a passage) owes every count: only the graph may leave it to its rows ("how many
+        skills" is no question for a passage holding "many" and "skill")."""
         if q is None or q.kind not in self.enforced:
             return False
-        return q.kind != self.counted or not (q.head & class_words or q.head & self.by_graph)
+        return q.kind != self.counted or quoted or not (q.head & class_words or q.head & self.by_graph)
 
     @lru_cache(maxsize=8192)  # noqa: B019  # the one Quantities lives as long as its engine
     def states(self, text: str, q: Quantity) -> bool:
