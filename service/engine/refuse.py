@@ -27,12 +27,13 @@ def private(st: State) -> bool:
 
 def _private_topic(st: State) -> bool:
     """A private topic ("birthplace", "street", "mobile") asked about the person: a word tying the question
-    to them, and no work, role or organisation named that the word could be about ("the street lamp game")."""
+    to them, and nothing of her work named that the word could be about ("the street lamp game", "for kids,
+    like playgrounds"): only the person or a place."""
     engine, q = st.engine, st.q
     topics = engine.private_topics
     if not topics or not any(w in topics for w in q.said):
         return False
-    if any(e.kind in ("work", "role", "organisation") for e in q.entities):
+    if any(e.kind not in ("person", "place") for e in q.entities):
         return False
     return any(w in engine.person_words for w in q.said) or any(e.kind == "person" for e in q.entities)
 
