@@ -180,7 +180,12 @@ class Analyser:
         return linked if capitalised == text else engine.linker.link(capitalised)
 
     def _authored(self, words: list[str]) -> str | None:
-        """The answer whose question the words are, but for filler: the first item in the file's order."""
+        """The answer whose question the words are, but for filler: the first item in the file's order. A count
+        asked has none ("how many skills does she have" is no question for the skills she uses most)."""
+        engine = self.engine
+        amount = engine.quantities.asked(words, engine.amount_skipped, engine.synonyms)
+        if amount is not None and amount.kind == engine.quantities.counted:
+            return None
         best: tuple[int, str] | None = None
         for n in range(1, min(len(words), self.longest_authored) + 1):
             for at in range(len(words) - n + 1):

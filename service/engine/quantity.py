@@ -62,7 +62,11 @@ class Quantities:
                 digits=digits,
             )))
         self.numbers = frozenset(str(w).lower() for w in spec.get("number_words") or [])
+        self.vague = frozenset(str(w).lower() for w in spec.get("vague") or [])
         self.counted = str(spec.get("counted") or "")  # the kind whose unit is the word after its cue
+        # each thing counted -> the things an answer may count it as ("visitors": people)
+        self.alike = {stem(str(w)): frozenset(stem(str(v)) for v in group)
+                      for group in spec.get("counted_alike") or [] for w in group}  # fmt: skip
         self.within = int(spec.get("within") or 3)
         self.enforced = frozenset(str(k) for k in spec.get("enforced") or [])
         self.by_graph = frozenset(stem(str(w)) for w in spec.get("counted_by_graph") or [])
@@ -84,7 +88,8 @@ class Quantities:
                 nouns = [words[first]]
                 if first + 1 < len(words) and words[first + 1] not in skip and words[first + 1].endswith("s"):
                     nouns.append(words[first + 1])
-                head = frozenset({stem(nouns[-1]), *synonyms.get(stem(nouns[-1]), set())})
+                head = frozenset({stem(nouns[-1]), *synonyms.get(stem(nouns[-1]), set()),
+                                  *self.alike.get(stem(nouns[-1]), ())})
                 return Quantity(kind.kind, head, frozenset(), cue=tuple(cue), head=head)
         return None
 
@@ -105,7 +110,8 @@ class Quantities:
         or a word that is an amount by itself ("a tenth")."""
         tokens = [t.lower() for t in _TOKEN.findall(_AT_CUTOFF.sub("", text))]
         # "longer than a weekend" compares with one and says no amount: "a" after "than" is no number
-        numbered = [(t[0].isdigit() and not _YEAR.match(t)) or (not q.digits and (t in self.numbers or (
+        numbers = self.numbers - self.vague if q.kind == self.counted else self.numbers
+        numbered = [(t[0].isdigit() and not _YEAR.match(t)) or (not q.digits and (t in numbers or (
             t in q.numbers and tokens[i - 1 : i] != ["than"]))) for i, t in enumerate(tokens)]  # fmt: skip
         within = q.within or self.within
         for i, token in enumerate(tokens):

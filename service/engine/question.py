@@ -294,8 +294,9 @@ class Question:
 
     @cached_property
     def about_her(self) -> bool:
-        """Something in the question ties it to the portfolio: a name it links, or a topic word."""
-        return bool(self.entities or self.linked.ambiguous) or self.has("describes") or any(
+        """Something in the question ties it to the portfolio: a name it links, a kind of work or category of the
+        graph ("the book"), or a topic word."""
+        return bool(self.entities or self.linked.ambiguous or self.classes_named) or self.has("describes") or any(
             w in self.engine.intents.topic_words for w in self.words
         )
 
