@@ -3,16 +3,21 @@ declaration (docs/ROUTES.md), no Python."""
 
 from __future__ import annotations
 
-from service.engine.routes import answer_limit, names
+from datetime import date
+
+from service.engine.routes import answer_limit, names, when
 from service.engine.state import State
+from service.queries import Cell
+from service.vocab import XSD
 
 
 def listed(st: State) -> bool:
     """`graph.list`: the rows of the declaration's `list` query, each named by its first column that holds a thing
     of the graph (by its label) or, failing that, by its first value, said as the declaration's `say.some`
     ("{count|award|awards}: {items}."), or its `say.none` when there are no rows (without one the step passes).
-    With a `say.item` template each row is said by it from its columns ("{award}{+year| ({year})}"). Passes when
-    the question does not give a value the query needs."""
+    With a `say.item` template each row is said by it from its columns ("{award}{+year| ({year})}"), a date as
+    "4 October 2025". `{period}` is the period the question names ("between 1 January 2023 and 31 December 2023"),
+    empty when it names none. Passes when the question does not give a value the query needs."""
     assert st.way is not None
     route = st.way.route
     run = st.query("list")
@@ -24,7 +29,7 @@ def listed(st: State) -> bool:
     say = st.engine.declarations[route].say
     if "item" in say:  # each row said by the declaration's `item` template
         shown = list(dict.fromkeys(
-            st.engine.sentence(f"{route}.item", **{k: v.label or v.value for k, v in r.items()})
+            st.engine.sentence(f"{route}.item", **{k: _shown(v) for k, v in r.items()})
             for r in run.rows if column in r
         ))  # fmt: skip
     else:
@@ -36,8 +41,18 @@ def listed(st: State) -> bool:
     st.exact = True
     st.listed = list(dict.fromkeys(c.value for c in cells if c.kind == "iri" and c.value in st.engine.entities))
     ref = st.read_query(run, ", ".join(shown[:10]) or "0 rows")
+    period = when(st, st.q.period.start, st.q.period.end) if st.q.period is not None else ""
     if shown:
-        st.tell(f"{route}.some", ref, count=len(shown), items=names(shown, answer_limit(st)))
+        st.tell(f"{route}.some", ref, count=len(shown), items=names(shown, answer_limit(st)), period=period)
     else:
-        st.tell(f"{route}.none", ref)
+        st.tell(f"{route}.none", ref, period=period)
     return True
+
+
+def _shown(cell: Cell) -> str:
+    """A cell as an answer says it: a thing by its label, a date as "4 October 2025", anything else as it is."""
+    if cell.label:
+        return cell.label
+    if cell.datatype == XSD + "date":
+        return f"{date.fromisoformat(cell.value[:10]):%-d %B %Y}"
+    return cell.value

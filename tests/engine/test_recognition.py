@@ -25,7 +25,11 @@ def test_each_row_is_said_with_what_the_graph_holds_of_it(planner: Planner) -> N
     route, _, text = _said(planner, "has she been in the press?")
     assert route == "press" and "Os elétricos que chegam tarde, Diário do Tejo (2025)" in text
     route, _, text = _said(planner, "how many times did she run the SPARQL workshop?")
-    assert route == "occurrences" and text.startswith("Given 2 times: Lisbon, 2024-11-14 and Lisbon, 2025-10-16.")
+    assert route == "occurrences" and text.startswith("Given 2 times: Lisbon (14 November 2024) and Lisbon "
+                                                      "(16 October 2025).")
+    # a period asked narrows the occurrences to it
+    assert _said(planner, "where did she give the SPARQL workshop in 2024")[2].startswith(
+        "Given 1 time between 1 January 2024 and 31 December 2024: Lisbon (14 November 2024).")
     assert planner.plan("how many times did she run the SPARQL workshop?", today=TODAY).results[0].label == (
         "Hands-on SPARQL workshop")  # the work asked about, not its sessions
 
