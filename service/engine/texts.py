@@ -190,7 +190,18 @@ def best_passage(st: State, part: tuple[Entity, set[str]] | None = None) -> Pass
             hit = best_passage_for(st.engine.passages, e.name, _inner(st, e), st.engine.synonyms, weights, prefer)
             if hit is not None and (hit.score > 0 or not st.hits):
                 return hit
-    return st.hits[0].best if st.hits else None
+    if not st.hits:
+        return None
+    # the best article's lead, first for its title's words ("the lage land street"): the rest of the question
+    # picks the section, as a name's would
+    top = st.hits[0]
+    title = set(terms(top.best.passage.title))
+    rest = tuple(t for t in st.q.terms if t not in title)
+    if top.best.passage.kind == "lead" and rest and len(rest) < len(st.q.terms):
+        hit = best_passage_for(st.engine.passages, top.article, rest, st.engine.synonyms, weights, prefer)
+        if hit is not None and hit.score > 0:
+            return hit
+    return top.best
 
 
 def _specific_first(st: State) -> list[Entity]:
