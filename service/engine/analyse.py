@@ -94,14 +94,17 @@ class Analyser:
     def _correct(self, text: str) -> tuple[str, list[tuple[str, str]]]:
         out, corrections, last = [], [], 0
         shorthand = self.engine.shorthand
-        for token in tokenize(text):
+        tokens = tokenize(text)
+        # a real word one letter from a name's word beside the rest of the name ("the Lindenhof price")
+        near = dict(self.engine.linker.near_name([t.word for t in tokens]))
+        for i, token in enumerate(tokens):
             if "://" in text[max(0, token.start - 8) : token.start + 3]:
                 continue
             around = text[max(0, token.start - 1) : token.start] + text[token.end : token.end + 1]
             if token.original in shorthand and not any(c in "-.'" for c in around):
                 fixed: str | None = shorthand[token.original]  # "wat" -> "what", written on its own in lower case
             else:
-                fixed = self.engine.speller.correct(token.word)
+                fixed = self.engine.speller.correct(token.word) or near.get(i)
             if fixed is None:
                 continue
             if token.original[:1].isupper():

@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import pairwise
+
+from rapidfuzz.distance import DamerauLevenshtein
 
 from service.text import fold, stem
 
@@ -140,12 +144,39 @@ class Linker:
             before, _, after = frame.partition("*")
             self._frames.add((tuple(t.word for t in tokenize(before)), tuple(t.word for t in tokenize(after))))
         self.vocabulary = {w for key in self._names for w in key}
+        # each word of a name of several words -> the words beside it in some name: (word, 0) the words after it,
+        # (word, 1) the words before it
+        self._beside: dict[tuple[str, int], set[str]] = {}
+        for key in self._names:
+            for a, b in pairwise(key):
+                self._beside.setdefault((a, 0), set()).add(b)
+                self._beside.setdefault((b, 1), set()).add(a)
         self.naming: dict[str, set[str]] = {}  # IRI -> the stems of every name it has ("BSc dissertation")
         for key, named in self._names.items():
             for iri in named:
                 self.naming.setdefault(iri, set()).update(stem(w) for w in key)
         self._sorted = sorted((" ".join(key), owners) for key, owners in self._names.items())
         self._sorted_keys = [name for name, _ in self._sorted]
+
+    def near_name(self, words: Sequence[str]) -> list[tuple[int, str]]:
+        """Real words one letter from a word of a name, written beside that name's neighbouring word: "the
+        Lindenhof price" means the Lindenhof Prize. Each as (its position, the name's word); only where exactly
+        one word of the names is that near, not a word of any name itself, and not another form of the same word
+        ("engines")."""
+        out: list[tuple[int, str]] = []
+        stop = self._stopwords
+        for i, (a, b) in enumerate(pairwise(words)):
+            for at, word, other, side in ((i + 1, b, a, 0), (i, a, b, 1)):
+                if len(word) < 4 or not word.isalpha() or word in self.vocabulary or word in stop or other in stop:
+                    continue  # a word of some name ("Date parser") is no misspelling of another
+                beside = self._beside.get((other, side), set())
+                if word in beside:
+                    continue
+                near = [w for w in beside if len(w) >= 4 and stem(w) != stem(word)
+                        and DamerauLevenshtein.distance(word, w, score_cutoff=1) == 1]  # fmt: skip
+                if len(near) == 1:
+                    out.append((at, near[0]))
+        return out
 
     def complete(self, fragment: str, limit: int = 5) -> list[str]:
         """Owners of the names that start with the fragment (folded), shortest name first: typing "lant"."""

@@ -40,6 +40,7 @@ READERS: dict[str, Reader] = {
     "skill": lambda q: _first(q, {"skill"}),
     "concept": lambda q: _first(q, CONCEPTS),
     "place": lambda q: _first(q, {"place"}),
+    "award": lambda q: _first(q, {"award"}),
     "organisation": lambda q: _first(q, {"organisation"}),
     "role": _role,
     "kind": lambda q: q.kind_of_work,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from service.engine import Planner
+from service.engine.link import Linker
 from service.text import stem, terms, words
 
 ID = "https://inescalder.example/id/"
@@ -123,3 +124,20 @@ def test_does_marks_a_lower_case_ordinary_name_after_it(planner: Planner, mateo_
         assert not p.engine.linker.link("how does it work").entities
     plan = planner.plan("what does lantern get benchmarked against")
     assert plan.answer is not None and "Tantivy" in plan.answer.text
+
+
+def test_a_real_word_one_letter_from_a_name_beside_the_rest_of_it_is_read_as_the_name() -> None:
+    """ "the Lindenhof price": "price" is English, but beside "Lindenhof" it is the Lindenhof Prize; a word of a
+    name itself ("Date parser" beside "Open Data") and a year ("November 2025" beside "November 2024") are not."""
+    linker = Linker({"Lindenhof Prize": {"p"}, "Date parser": {"d"}, "Open Data Day": {"o"},
+                     "Workshop, November 2024": {"w"}}, {}, {}, set(), [], stopwords=frozenset({"the", "in"}))
+    assert linker.near_name(words("when did she get the lindenhof price")) == [(6, "prize")]
+    assert linker.near_name(words("open date parser")) == []
+    assert linker.near_name(words("the workshop in november 2025")) == []
+    assert linker.near_name(words("a lindenhof prize")) == []  # written right: nothing to read
+
+
+def test_the_award_named_in_a_misspelt_name_is_answered(planner: Planner) -> None:
+    plan = planner.plan("which year did she get the Premio Mapa Civica, and for what?")
+    assert plan.route == "award" and plan.answer is not None
+    assert plan.answer.text.startswith("Prémio Mapa Cívico (2025), for Transit Pulse.")
