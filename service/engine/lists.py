@@ -150,8 +150,11 @@ def _only_context(st: State, mentions: list[Mention]) -> bool:
 def comparison(st: State) -> bool:
     ents = st.q.entities
     groups = {"work": "work", "skill": "skill", "technique": "skill", "place": "place", "organisation": "place"}
-    a, b = ents[0], ents[1]
-    if groups.get(a.kind) != groups.get(b.kind) or groups.get(a.kind) is None:
+    # the first thing named and the next of its group: "the tidal park in Rotterdam or the Elbe Steps" compares
+    # two works, Rotterdam only saying where the first is
+    a = ents[0]
+    b = next((e for e in ents[1:] if e.kind != "place" or a.kind == "place"), None)
+    if b is None or groups.get(a.kind) != groups.get(b.kind) or groups.get(a.kind) is None:
         return False
     run = st.run("compare", {"first": a.iri, "second": b.iri})
     sides: dict[str, dict[str, list[str]]] = {"both": {}, "first": {}, "second": {}}

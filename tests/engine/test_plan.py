@@ -172,6 +172,14 @@ def test_comparison_shows_shared_and_distinct(planner: Planner) -> None:
     assert plan.answer is not None and "share" in plan.answer.text and "Only Tessera" in plan.answer.text
 
 
+def test_a_place_said_of_the_first_thing_compared_is_not_the_second(planner: Planner) -> None:
+    """ "which started first, Lantern in Berlin or Tessera": Berlin says where the first is; the two works are
+    compared."""
+    plan = planner.plan("which started first, Lantern in Berlin or Tessera?", today=TODAY)
+    assert plan.route == "comparison" and names(plan.results)[:2] == ["Lantern", "Tessera"]
+    assert plan.answer is not None and "Lantern came first" in plan.answer.text
+
+
 def test_count_agrees_with_its_list(planner: Planner) -> None:
     plan = planner.plan("how many projects use Rust?", today=TODAY)
     assert plan.route == "count" and plan.operation == "count"
