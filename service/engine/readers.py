@@ -50,4 +50,5 @@ READERS: dict[str, Reader] = {
     "today": lambda q: q.today,
     "year_ago": lambda q: q.today - timedelta(days=365),
     "outside": lambda q: q.has("outside"),
+    "latest": lambda q: True if q.has("last") else None,  # "the latest one": only the last row of a dated list
 }

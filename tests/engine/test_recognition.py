@@ -30,6 +30,9 @@ def test_each_row_is_said_with_what_the_graph_holds_of_it(planner: Planner) -> N
     # a period asked narrows the occurrences to it
     assert _said(planner, "where did she give the SPARQL workshop in 2024")[2].startswith(
         "Given 1 time between 1 January 2024 and 31 December 2024: Lisbon (14 November 2024).")
+    # and the latest asked, the latest only
+    assert _said(planner, "when was the last time she ran the SPARQL workshop")[:3:2] == (
+        "occurrences", "Last given: Lisbon (16 October 2025). [S1]")
     assert planner.plan("how many times did she run the SPARQL workshop?", today=TODAY).results[0].label == (
         "Hands-on SPARQL workshop")  # the work asked about, not its sessions
 
