@@ -17,7 +17,8 @@ def listed(st: State) -> bool:
     ("{count|award|awards}: {items}."), or its `say.none` when there are no rows (without one the step passes).
     With a `say.item` template each row is said by it from its columns ("{award}{+year| ({year})}"), a date as
     "4 October 2025". `{period}` is the period the question names ("between 1 January 2023 and 31 December 2023"),
-    empty when it names none; `{latest}` is 1 when it asks for the latest ("the most recent one"), else 0. Passes when the question does not give a value the query needs."""
+    empty when it names none; `{latest}` is 1 when it asks for the latest ("the most recent one"), else 0. Passes
+    when the question does not give a value the query needs."""
     assert st.way is not None
     route = st.way.route
     run = st.query("list")
