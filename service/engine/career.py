@@ -172,8 +172,14 @@ def _venue_of(st: State, e: Entity, facts: QueryRun) -> bool:
 
 
 def _kind_asked(st: State, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Studies for "when did she do her masters", jobs for "her first job"; all roles when neither is said."""
+    """Studies for "when did she do her masters", jobs for "her first job"; all roles when neither is said, or
+    both with no sequence; jobs for "her first job after university"."""
     study, job = st.q.has("study"), st.q.has("job")
+    if study and job and st.q.has("after"):  # the jobs begun once the last studies ended, else every job
+        jobs = [r for r in rows if r["education"].value != "true"]
+        ended = max((r["roleEnd"].value[:10] for r in rows if r["education"].value == "true" and "roleEnd" in r),
+                    default="")  # fmt: skip
+        return [r for r in jobs if r["roleStart"].value[:10] >= ended] or jobs or rows
     if study == job:
         return rows
     return [r for r in rows if (r["education"].value == "true") == study] or rows

@@ -395,3 +395,11 @@ def test_only_the_ones_narrows_the_list_before(planner: Planner) -> None:
     plan = planner.plan("only the ones in Rust", previous="Show me her games")
     assert plan.route == "concept_works" and plan.answer is not None
     assert plan.answer.text.startswith("4 games use Rust") and "Tessera" not in plan.answer.text
+
+
+def test_the_first_job_after_university_is_a_job_begun_once_the_studies_ended(mateo_planner: Planner) -> None:
+    """ "university" asks about studies and "job" about jobs: after the one, the first of the other, not the first
+    degree (nor the internship held while still studying)."""
+    plan = mateo_planner.plan("what was his first job after university", today=TODAY)
+    assert plan.route == "roles" and plan.answer is not None
+    assert plan.answer.text.startswith("First: DSP firmware engineer, Lydhus Hearing")
