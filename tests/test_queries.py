@@ -156,7 +156,8 @@ def test_route_rows(
 
 
 def test_every_stored_query_has_a_route_test(demo_kb: KB) -> None:
-    internal = {"entity-names", "entity-catalog", "entity-kinds", "class-names", "top-skills"}  # read at start-up
+    # read at start-up
+    internal = {"entity-names", "entity-catalog", "entity-kinds", "class-names", "class-verbs", "top-skills"}
     assert set(demo_kb.catalog) == {r[0] for r in ROUTES} | {"count-works", "works-using-skill-named"} | internal
 
 

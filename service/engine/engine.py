@@ -66,6 +66,7 @@ class Engine:
     classes: dict[tuple[str, ...], tuple[str, str]]  # name words -> (IRI, "class" | "category")
     classes_longest_first: list[tuple[tuple[str, ...], tuple[str, str]]]
     class_labels: dict[str, tuple[str, str]]  # IRI -> (label, plural)
+    class_verbs: dict[str, str]  # a verb that asks for works of one kind ("written") -> the kind's IRI (pf:askedWith)
     private: Phrases
     opinion: Phrases
     unnamed_opinion: Phrases
@@ -226,6 +227,9 @@ class Engine:
 
         classes: dict[tuple[str, ...], tuple[str, str]] = {}
         class_labels: dict[str, tuple[str, str]] = {}
+        verbs: dict[str, set[str]] = defaultdict(set)
+        for row in kb.catalog.run(routes["routes"]["class_verbs"]).rows:
+            verbs[fold(row["verb"].value)].add(row["term"].value)
         for row in kb.catalog.run(routes["routes"]["classes"]).rows:
             iri, kind = row["term"].value, row["kind"].value
             label = row["label"].value
@@ -339,6 +343,7 @@ class Engine:
             classes=classes,
             classes_longest_first=sorted(classes.items(), key=lambda kv: -len(kv[0])),
             class_labels=class_labels,
+            class_verbs={verb: next(iter(kinds)) for verb, kinds in verbs.items() if len(kinds) == 1},
             private=Phrases(phrases(abstain.get("private"))),
             opinion=Phrases(phrases(abstain.get("opinion"))),
             unnamed_opinion=Phrases(phrases(abstain.get("opinion_when_nothing_named"))),

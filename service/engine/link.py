@@ -168,7 +168,7 @@ class Linker:
         for i, (a, b) in enumerate(pairwise(words)):
             for at, word, other, side in ((i + 1, b, a, 0), (i, a, b, 1)):
                 if len(word) < 4 or not word.isalpha() or word in self.vocabulary or word in stop or other in stop:
-                    continue  # a word of some name ("Date parser") is no misspelling of another
+                    continue  # a word of some name is no misspelling of another
                 beside = self._beside.get((other, side), set())
                 if word in beside:
                     continue

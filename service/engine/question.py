@@ -180,9 +180,32 @@ class Question:
     @cached_property
     def class_named(self) -> tuple[str, str] | None:
         """The kind of work or skill category the question names outside its linked names, longest name first:
-        (IRI, "class", "category" or "concept")."""
+        (IRI, "class", "category" or "concept"); failing that, in a question of a period, the kind a verb of it
+        asks for ("what has she written since 2024": writing), when it names no technology ("written in Rust")."""
         found = self.engine.classes_in(self.cue)
-        return found[0][1] if found else None
+        if found:
+            return found[0][1]
+        if self.period is None or self.absent.mentions or any(e.kind in CONCEPTS or e.kind == "work"
+                                                              for e in self.entities):  # fmt: skip
+            return None  # "when was Widget written": that work's dates; "what blog engine did she write": a work
+        verbs, words = self.engine.class_verbs, self.words
+        for i, w in enumerate(words):
+            if w not in verbs:
+                continue
+            after = words[i + 1 : i + 2]
+            # "what made her write it", "what is it written in": the thing written, not a kind of work; "written
+            # in 2021" is a period
+            if after and after[0] in self.engine.intents.asked_with_not_before and not self._period_at(i + 2):
+                continue
+            return verbs[w], "class"
+        return None
+
+    def _period_at(self, at: int) -> bool:
+        """Whether the period the question names begins at its `at`-th word."""
+        if self.period is None:
+            return False
+        said = words_of(self.period.text)
+        return tuple(self.words[at : at + len(said)]) == tuple(said)
 
     @cached_property
     def kind_of_work(self) -> str | None:

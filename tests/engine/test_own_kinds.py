@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from service.engine import load
+from service.engine import Planner, load
 from service.kb import KB
 from service.kb.build import build
 from service.kb.check import check_inputs
@@ -67,3 +67,11 @@ def test_an_owners_own_kind_has_its_pages(kb: Path, tmp_path: Path) -> None:
         page = httpx.get(base + "/id/TideOrgan", headers={"accept": "text/html"})
         assert page.status_code == 200 and "Tide Organ" in page.text
         assert "https://tiny.example/id/SaltChoir" in httpx.get(base + "/sitemap.xml").text
+
+
+def test_a_verb_of_a_kind_asks_for_it_in_a_question_of_a_period(mateo_planner: Planner) -> None:
+    """pf:askedWith: "did he present anything in '24" asks for the talks of 2024; "written in C" asks of C."""
+    plan = mateo_planner.plan("did he present anything in '24?", today=TODAY)
+    assert plan.route == "works_in_period" and plan.answer is not None
+    assert plan.answer.text.startswith("1 talk was active between 1 January 2024 and 31 December 2024")
+    assert mateo_planner.plan("which projects are written in C since 2020?", today=TODAY).route != "class_list"
