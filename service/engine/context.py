@@ -226,9 +226,13 @@ def _other_period(engine: Engine, question: str, previous: Plan, today: date, na
         ((u, n) for u in ("quarter", "month") if (n := _shift(engine, u, lowered)) is not None), None)
     if shift is not None:
         years = re.findall(r"(?:19|20)\d\d", before.text)
-        if len(years) != 1:
+        whole = (before.start.month, before.start.day, before.end.month, before.end.day) == (1, 1, 12, 31)
+        if len(years) == 1:
+            moved = before.text.replace(years[0], str(int(years[0]) + shift))
+        elif not years and whole and before.start.year == before.end.year:  # "last year": one calendar year
+            moved = f"in {before.start.year + shift}"
+        else:
             return None
-        moved = before.text.replace(years[0], str(int(years[0]) + shift))
     elif unit_shift is not None:  # "and the quarter before?" after "projects in Q3 2025": Q2 2025
         unit, by = unit_shift
         months = 3 if unit == "quarter" else 1
@@ -245,10 +249,11 @@ def _other_period(engine: Engine, question: str, previous: Plan, today: date, na
         if not all(w in _ONLY_POINTING or w in engine.stopwords for w in rest):
             return None  # "what did she build in 2022": a question of its own
         moved = now.text
-    at = previous.normalized.lower().find(before.text)
+    asked = engine.dates.expanded(previous.normalized, today)  # "in '24" is found as "in 2024"
+    at = asked.lower().find(before.text)
     if at < 0:
         return None
-    return previous.normalized[:at] + moved + previous.normalized[at + len(before.text):]
+    return asked[:at] + moved + asked[at + len(before.text):]
 
 
 def _shift(engine: Engine, unit: str, lowered: str) -> int | None:

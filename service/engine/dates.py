@@ -87,9 +87,14 @@ class DateParser:
             (re.compile(rf"\b(?:in|during|of|for|from|around|since)?\s*{year}\b{not_counted}"), "year"),
         ]  # fmt: skip
 
+    @staticmethod
+    def expanded(question: str, today: date) -> str:
+        """The question with a year written short in full, "in '24" or "summer ’19": this century's up to next
+        year, else the last's (the text a period's `text` is found in)."""
+        return _SHORT_YEAR.sub(lambda m: f"{20 if int(m[1]) <= today.year % 100 + 1 else 19}{m[1]}", question)
+
     def parse(self, question: str, today: date) -> Period | None:
-        # a year written short, "in '24" or "summer ’19": this century's up to next year, else the last's
-        text = _SHORT_YEAR.sub(lambda m: f"{20 if int(m[1]) <= today.year % 100 + 1 else 19}{m[1]}", fold(question))
+        text = self.expanded(fold(question), today)
         for pattern, kind in self._patterns:
             m = pattern.search(text)
             if m is None:

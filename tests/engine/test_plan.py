@@ -403,3 +403,13 @@ def test_the_first_job_after_university_is_a_job_begun_once_the_studies_ended(ma
     plan = mateo_planner.plan("what was his first job after university", today=TODAY)
     assert plan.route == "roles" and plan.answer is not None
     assert plan.answer.text.startswith("First: DSP firmware engineer, Lydhus Hearing")
+
+
+def test_the_year_before_a_year_said_in_words_or_short(planner: Planner, mateo_planner: Planner) -> None:
+    """ "and the year before?" after "last year" or "in '24": the same question, a year earlier or later."""
+    plan = planner.plan("and the year before?", previous=planner.plan("which talks did she give last year?",
+                                                                      today=TODAY), today=TODAY)
+    assert plan.normalized == "which talks did she give in 2024?" and plan.route == "works_in_period"
+    plan = mateo_planner.plan("and the year after?", previous=mateo_planner.plan("did he present anything in '24?",
+                                                                                 today=TODAY), today=TODAY)
+    assert plan.normalized == "did he present anything in 2025?" and plan.route == "works_in_period"
