@@ -10,6 +10,7 @@ Each step is recorded in the trace when one is kept (service/engine/trace.py).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import date
 
@@ -28,6 +29,7 @@ from service.text import query_terms, stem
 from service.text import words as words_of
 
 MAX_QUESTION = 500
+_PLUS = re.compile(r"(?<=\w) \+ (?=\w)")  # a plus between words, spaced, joins them: "rust + wasm"
 
 
 class Analyser:
@@ -49,7 +51,7 @@ class Analyser:
         """The question of `plan` (as received), read after `previous`; sets the plan's reading (normalized,
         corrections, intent, period, search words, names ambiguous)."""
         engine = self.engine
-        text = " ".join(plan.question.split())[:MAX_QUESTION]
+        text = _PLUS.sub(" and ", " ".join(plan.question.split())[:MAX_QUESTION])  # "rust + wasm stuff"
         preface = engine.intents.preface
         text = preface.sub("", text, count=1) if preface is not None else text
         normalized, corrections = self._correct(text)

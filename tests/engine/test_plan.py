@@ -413,3 +413,9 @@ def test_the_year_before_a_year_said_in_words_or_short(planner: Planner, mateo_p
     plan = mateo_planner.plan("and the year after?", previous=mateo_planner.plan("did he present anything in '24?",
                                                                                  today=TODAY), today=TODAY)
     assert plan.normalized == "did he present anything in 2025?" and plan.route == "works_in_period"
+
+
+def test_a_plus_between_two_names_asks_for_works_with_both(planner: Planner) -> None:
+    plan = planner.plan("Rust + WebAssembly projects", today=TODAY)
+    assert plan.normalized == "Rust and WebAssembly projects" and plan.route == "works_with_all"
+    assert planner.plan("c++ projects", today=TODAY).route == "concept_works"  # a name ending in a plus stays whole
