@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from service.engine.routes import answer_limit, names, when
+from service.engine.routes import answer_limit, day, names, when
 from service.engine.state import State
 from service.queries import Cell
 from service.vocab import XSD
@@ -57,5 +57,5 @@ def _shown(cell: Cell) -> str:
     if cell.label:
         return cell.label
     if cell.datatype == XSD + "date":
-        return f"{date.fromisoformat(cell.value[:10]):%-d %B %Y}"
+        return day(date.fromisoformat(cell.value[:10]))
     return cell.value

@@ -135,6 +135,7 @@ def _kept_as_weak(st: State, way: Way, keep: Callable[[], bool]) -> bool:
     st.rollback(mark)
     return False
 
+
 def _final(st: State, way: Way, route: Route) -> None:
     assert st.trace is not None
     if route.refuses:

@@ -195,7 +195,8 @@ class Question:
             after = words[i + 1 : i + 2]
             # "what made her write it", "what is it written in": the thing written, not a kind of work; "written
             # in 2021" is a period
-            if after and after[0] in self.engine.intents.asked_with_not_before and not self._period_at(i + 2):
+            if after and after[0] in self.engine.intents.asked_with_not_before and not (
+                    self._period_at(i + 1) or self._period_at(i + 2)):  # "in 2021" (its "in" read), "in summer 2021"
                 continue
             return verbs[w], "class"
         return None

@@ -17,6 +17,7 @@ from service.engine.retrieve import best_passage_for
 from service.engine.routes import (
     class_members,
     dated_labels,
+    day,
     labels,
     month,
     months_spanned,
@@ -53,8 +54,8 @@ def dates(st: State) -> bool:
         short = (finish - began).days < int(st.engine.weights["dates"]["to_the_day_under"])
         if short:  # a jam, not "1 month"
             days = (finish - began).days + 1
-            span = say("dates.days" if days > 1 else "dates.day", began=f"{began:%-d %B %Y}",
-                       ended=f"{finish:%-d %B %Y}", days=days)  # a talk, given on one day  # fmt: skip
+            span = say("dates.days" if days > 1 else "dates.day", began=day(began), ended=day(finish),
+                       days=days)  # a talk, given on one day  # fmt: skip
         else:
             span = say("dates.months", began=month(start), ended=month(end), months=months)
     else:

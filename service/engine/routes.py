@@ -73,6 +73,11 @@ def month(value: str) -> str:
     return date.fromisoformat(value[:10]).strftime("%B %Y")
 
 
+def day(value: date) -> str:
+    """ date(2024, 3, 1) -> "1 March 2024"."""
+    return f"{value:%-d %B %Y}"
+
+
 def ambiguous(st: State) -> bool:
     """A name shared by several entities: list them, and let the visitor choose."""
     mention = st.q.linked.ambiguous[0]
@@ -94,10 +99,10 @@ def when(st: State, start: date, end: date) -> str:
     """ "between 1 March 2024 and 31 May 2024", "on 3 May 2024", "before 1 January 2015"."""
     say = st.engine.sentence
     if start.year <= 1900:  # "before 2015"
-        return say("before_day", day=f"{end + timedelta(days=1):%-d %B %Y}")
+        return say("before_day", day=day(end + timedelta(days=1)))
     if start == end:
-        return say("on_day", day=f"{start:%-d %B %Y}")
-    return say("between_days", start=f"{start:%-d %B %Y}", end=f"{end:%-d %B %Y}")
+        return say("on_day", day=day(start))
+    return say("between_days", start=day(start), end=day(end))
 
 
 def dated_labels(st: State, iris: list[str], before: str = "", *, full: bool = False) -> list[str]:

@@ -75,3 +75,6 @@ def test_a_verb_of_a_kind_asks_for_it_in_a_question_of_a_period(mateo_planner: P
     assert plan.route == "works_in_period" and plan.answer is not None
     assert plan.answer.text.startswith("1 talk was active between 1 January 2024 and 31 December 2024")
     assert mateo_planner.plan("which projects are written in C since 2020?", today=TODAY).route != "class_list"
+    # "in 2021" after the verb is the period, not what it is written in
+    written = mateo_planner.plan("what did he write in 2021", today=TODAY)
+    assert written.answer is not None and written.answer.text.startswith("1 writing was active between 1 January 2021")
