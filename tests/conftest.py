@@ -74,6 +74,16 @@ def mateo_planner(mateo_kb_path: Path) -> Planner:
     return load(KB.open(mateo_kb_path, in_memory=True))
 
 
+NOOR = ROOT / "examples" / "noor"  # the third: a landscape architect, a portfolio outside software
+
+
+@pytest.fixture(scope="session")
+def noor_planner(tmp_path_factory: pytest.TempPathFactory) -> Planner:
+    """The engine over the third portfolio, built only from the files its owner wrote."""
+    kb = _built(Sources(ROOT / "ontology", NOOR / "data", NOOR / "wiki", ROOT / "queries"), tmp_path_factory, "noor")
+    return load(KB.open(kb, in_memory=True))
+
+
 TODAY = date(2026, 11, 30)
 
 

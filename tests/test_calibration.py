@@ -7,16 +7,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
-
-from service.cli import main
-from service.engine import Planner, load
+from service.engine import Planner
 from service.evaluate import run_all
-from service.kb import KB
-from tests.conftest import MATEO, ROOT
+from tests.conftest import MATEO, NOOR, ROOT
 
 LEVELS = ("exact", "strong", "weak", "none")
-NOOR = ROOT / "examples" / "noor"
 
 
 def published() -> dict[str, dict[str, tuple[int, int]]]:
@@ -42,13 +37,6 @@ def measured(planner: Planner, folder: Path) -> dict[str, tuple[int, int]]:
         for r in results:
             levels[r.level][0 if r.ok else 1] += 1
     return {level: (right, wrong) for level, (right, wrong) in levels.items()}
-
-
-@pytest.fixture(scope="module")
-def noor_planner(tmp_path_factory: pytest.TempPathFactory) -> Planner:
-    kb = tmp_path_factory.mktemp("noor") / "kb"
-    assert main(["build", "--data", str(NOOR / "data"), "--wiki", str(NOOR / "wiki"), "--kb", str(kb)]) == 0
-    return load(KB.open(kb, in_memory=True))
 
 
 def test_the_published_calibration_is_the_engine_s(planner: Planner, mateo_planner: Planner,

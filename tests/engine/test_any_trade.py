@@ -1,0 +1,57 @@
+"""Questions in the words of a trade outside software, on the third portfolio (a landscape architect): its own
+topics are not private or everyday, its kinds and places are asked for in its own words, and its tools' names are
+read as tools."""
+
+from __future__ import annotations
+
+from service.engine import Planner
+from tests.conftest import TODAY
+
+
+def _said(p: Planner, question: str) -> tuple[str, str, str]:
+    plan = p.plan(question, today=TODAY)
+    return plan.route, plan.confidence.level, plan.answer.text if plan.answer else ""
+
+
+def test_children_are_her_topic_not_her_family(noor_planner: Planner) -> None:
+    route, _, text = _said(noor_planner, "has she designed anything for kids, like playgrounds?")
+    assert route == "concept_works" and "Rain Schoolyards" in text
+    assert _said(noor_planner, "does she have kids?")[0] == "private"
+
+
+def test_a_kind_of_her_work_or_slang_for_awards_ties_the_question_to_her(noor_planner: Planner) -> None:
+    assert _said(noor_planner, "did the critics have anything to say about the book?")[0] != "off_topic"
+    route, level, text = _said(noor_planner, "any gongs?")
+    assert (route, level) == ("awards", "exact") and "Lindenhof Prize" in text
+
+
+def test_visitors_are_counted_as_people_and_several_is_no_count(noor_planner: Planner) -> None:
+    engine = noor_planner.engine
+    asked = engine.quantities.asked(("how", "many", "visitors", "came"), engine.amount_skipped, engine.synonyms)
+    assert asked is not None
+    assert engine.quantities.states("About 14,000 people visited over four months.", asked)
+    assert not engine.quantities.states("Several visitors assumed it was intentional.", asked)
+
+
+def test_anything_in_a_country_is_what_she_did_there(noor_planner: Planner) -> None:
+    route, _, text = _said(noor_planner, "has she done anything in Denmark?")
+    assert route == "roles" and "Nørrebro Cloudburst Street (Copenhagen" in text
+
+
+def test_an_article_found_by_its_title_answers_from_the_section_asked(noor_planner: Planner) -> None:
+    route, _, text = _said(noor_planner, "why did the plants die on the lage land street?")
+    assert route == "explain" and "half the plants died" in text
+
+
+def test_software_is_her_tools_and_a_rendering_tool_she_lacks_is_pivoted_on(noor_planner: Planner) -> None:
+    route, _, text = _said(noor_planner, "what software does she use?")
+    assert route == "skills" and "QGIS" in text
+    route, _, text = _said(noor_planner, "does she render her parks in Twinmotion?")
+    assert route == "pivot" and text.startswith("The graph lists no Twinmotion work")
+
+
+def test_names_compared_and_misspelt_as_real_words(noor_planner: Planner) -> None:
+    route, _, text = _said(noor_planner, "which opened first, the tidal park in Rotterdam or the Elbe Steps?")
+    assert route == "comparison" and text.startswith("Zuidoever Tidal Park and Elbe Steps share")
+    route, _, text = _said(noor_planner, "when did she get the Lindenhof price?")
+    assert route == "award" and "(2022)" in text and "Zuidoever Tidal Park" in text
