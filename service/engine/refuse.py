@@ -117,9 +117,9 @@ def everyday(st: State) -> bool:
     if not matched:
         return False
     portfolio = [e for e in q.entities if e.kind != "place" and e.kind not in CONCEPTS]
-    # tied to her and naming something ("what pool depth did the paper recommend"), or held by one of her
-    # passages: a question about her work
+    # tied to her, and naming something or held by one of her passages ("what pool depth did the paper
+    # recommend"): a question about her work
     tied = _tied(st, {w for p in matched for w in p})
-    if portfolio or (tied and q.entities) or texts.held_beyond_names(st):
+    if portfolio or (tied and (q.entities or texts.held_beyond_names(st))):
         return False
     return _decline(st, "off_topic", f"a task or everyday topic (“{' '.join(matched[0])}”)")
