@@ -102,6 +102,8 @@ class Analyser:
         for i, token in enumerate(tokens):
             if "://" in text[max(0, token.start - 8) : token.start + 3]:
                 continue
+            if token.word.endswith("n") and text[token.end : token.end + 2] in ("'t", "’t"):
+                continue  # "didn't", "hadn't": a contraction, not a misspelling of "did"
             around = text[max(0, token.start - 1) : token.start] + text[token.end : token.end + 1]
             if token.original in shorthand and not any(c in "-.'" for c in around):
                 fixed: str | None = shorthand[token.original]  # "wat" -> "what", written on its own in lower case

@@ -105,6 +105,17 @@ def test_several_misspellings_in_one_question(planner: Planner, mateo_planner: P
     assert ("stm23", "stm32") in other.corrections and other.route == "concept_works"
 
 
+def test_a_contraction_is_not_a_misspelling(planner: Planner, mateo_planner: Planner, noor_planner: Planner) -> None:
+    """ "didn't" is read as written, not as "did't" with "didn" corrected, and its head is searched for in no
+    passage."""
+    for p in (planner, mateo_planner, noor_planner):
+        for question in ("why didn't it win?", "why hadn’t she finished it?", "it wasn't built?"):
+            plan = p.plan(question)
+            assert plan.corrections == [] and plan.normalized == question
+    for word in ("didn", "hadn", "wasn", "doesn"):
+        assert word in planner.engine.search_stopwords
+
+
 def test_a_title_before_its_subtitle_names_the_work(planner: Planner) -> None:
     """ "How Deep Should We Judge? Evaluating on Small Collections" is asked by its main title alone."""
     linked = planner.engine.linker.link("so how deep should we judge? whats the recommendation")
