@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date
 
 from rapidfuzz.distance import Levenshtein
@@ -20,7 +21,7 @@ from service.engine import context
 from service.engine.catalog import what_it_is
 from service.engine.engine import Engine
 from service.engine.intents import MAX_PHRASE, contains, ngrams
-from service.engine.link import Linked, tokenize
+from service.engine.link import Linked, Mention, other_number, tokenize
 from service.engine.model import Plan
 from service.engine.question import Question
 from service.engine.retrieve import search_articles
@@ -128,9 +129,19 @@ class Analyser:
             linked = self._meant_after_all(text, linked)
         tokens = tuple(tokenize(text))
         words = [t.word for t in tokens]
+        period = engine.dates.parse(text, today)
+        mentions = linked.mentions
+        if period is None and self._kinds_listed(words):
+            # "masterplans before Studio Getij": works of a kind in a period a role bounds ("what did she do
+            # before Quillon" asks for the role before it: career.py)
+            spans = self._role_spans(linked)
+            around = engine.dates.around_role(text, [s for _, s in spans], today)
+            if around is not None:  # "before Studio Getij": the studio names the period, it narrows nothing else
+                period, bound = around[0], spans[around[1]][0]
+                linked = replace(linked, mentions=[m for m in linked.mentions if m is not bound])
         cue = _without_phrases([t.word for t in tokenize(linked.rest)], engine.neutral_phrases)  # "on record"
         person = engine.by_name.get(engine.kb.site.person)
-        names = [(m.start, m.end) for m in linked.mentions if not (person and m.iris == [person.iri])]
+        names = [(m.start, m.end) for m in mentions if not (person and m.iris == [person.iri])]
         # cue words are read outside the names of things: "hearing health" names a theme, not a private matter,
         # and "Kattegat University" a university, not a question about studies
         said = tuple(t.word for t in tokens if not any(a <= t.start < b for a, b in names))
@@ -143,12 +154,30 @@ class Analyser:
         for_kind = _outside_kinds(cue, engine.classes_in(tuple(cue)))  # for the kind of question only
         kind, rule, read = engine.intents.decide(words, for_kind, [e.kind for e in found], authored=about,
                                                  linked_any=bool(found))  # fmt: skip
-        period = engine.dates.parse(text, today)
         terms = query_terms(text, engine.search_stopwords)
         return Question(engine=engine, asked=asked, normalized=text, today=today, tokens=tokens,
                         linked=linked, cue=tuple(cue), said=said, kind=kind, rule=rule, read=tuple(read),
                         authored_key=authored, period=period, terms=tuple(terms), corrections=corrections,
                         excluded=excluded)  # fmt: skip
+
+    def _kinds_listed(self, words: list[str]) -> bool:
+        """Whether the question names a kind of work narrower than any work, in the plural: a list of them asked
+        ("masterplans", not "what essay", which asks for the one the graph describes so)."""
+        broad = self.engine.broad("broad_kinds")
+        return any(c[1] == "class" and not c[0].endswith(broad) and key[-1].endswith("s")
+                   and other_number(key[-1]) != key[-1] for key, c in self.engine.classes_in(tuple(words)))  # fmt: skip
+
+    def _role_spans(self, linked: Linked) -> list[tuple[Mention, tuple[int, int, str, str | None]]]:
+        """Where the question names a role, or an organisation the person held a role at (the latest), with the
+        role's first and last day: what a period may be bounded by ("before Studio Getij")."""
+        spans = []
+        for m in linked.mentions:
+            e = self.engine.entities.get(m.iris[0]) if len(m.iris) == 1 else None
+            if e is not None and e.kind == "organisation" and self.engine.roles_by_org.get(e.iri):
+                e = self.engine.entities[self.engine.roles_by_org[e.iri][0]]
+            if e is not None and e.kind == "role" and e.start:
+                spans.append((m, (m.start, m.end, e.start, e.end)))
+        return spans
 
     def _name_may_be_meant(self, asked: list[str], skipped: list[str] | None = None) -> bool:
         """Whether the question is one where a name read as a word may be meant after all: one asking a kind of

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
@@ -27,6 +27,7 @@ class Period:
     start: date
     end: date
     text: str  # the words that named it
+    gap: tuple[str, ...] = ()  # words inside `text` that name no time ("leaving" in "after leaving Acme")
 
     def iso(self) -> tuple[str, str]:
         return self.start.isoformat(), self.end.isoformat()
@@ -48,6 +49,9 @@ class DateParser:
         self.parts: dict[str, tuple[int, int]] = {fold(k): (int(v[0]), int(v[1])) for k, v in spec["parts"].items()}
         self.numbers: dict[str, int] = {fold(k): int(v) for k, v in spec["numbers"].items()}
         self.day_first = bool(spec.get("day_first", True))
+        around = dict(spec.get("around_role") or {})
+        self.role_reach = int(around.pop("reach", 0))
+        self.role_bounds: dict[str, str] = {fold(str(k)): str(v) for k, v in around.items()}
         self.lead_in = [tuple(fold(str(p)).split()) for p in spec.get("lead_in") or []]
         seasons = [p for p, (first, last) in self.parts.items() if (last - first) % 12 <= 2]  # "last summer"
         month = "|".join(sorted(map(re.escape, self.months), key=len, reverse=True))
@@ -92,6 +96,31 @@ class DateParser:
         """The question with a year written short in full, "in '24" or "summer ’19": this century's up to next
         year, else the last's (the text a period's `text` is found in)."""
         return _SHORT_YEAR.sub(lambda m: f"{20 if int(m[1]) <= today.year % 100 + 1 else 19}{m[1]}", question)
+
+    def around_role(self, question: str, roles: Sequence[tuple[int, int, str, str | None]],
+                    today: date) -> tuple[Period, int] | None:  # fmt: skip
+        """The period a word of dates.yaml's `around_role` bounds by a role the question names ("before Studio
+        Getij"), with the number of the name that bounds it: `roles` are (start, end) of each name in the question
+        with the role's first and last day."""
+        folded = fold(question)
+        for number, (at, end_at, first, last) in enumerate(roles):
+            before = list(re.finditer(r"[\w']+", folded[:at]))[-self.role_reach - 1 :]
+            for n, word in enumerate(reversed(before)):
+                bound = self.role_bounds.get(word.group())
+                if bound is None or n > self.role_reach:
+                    continue
+                began, ended = date.fromisoformat(first[:10]), date.fromisoformat(last[:10]) if last else None
+                if bound == "start":
+                    start, end = date(1900, 1, 1), began - timedelta(days=1)
+                elif bound == "end":
+                    start, end = (ended + timedelta(days=1) if ended else began), today
+                else:
+                    start, end = began, today
+                if start <= end:
+                    gap = tuple(w.group() for w in before[len(before) - n :])
+                    return Period(start, end, folded[word.start() : end_at].strip(), gap), number
+                break
+        return None
 
     def parse(self, question: str, today: date) -> Period | None:
         text = self.expanded(fold(question), today)

@@ -310,7 +310,7 @@ def period(st: State) -> bool:
         if narrowed:  # what makes the best of them so described, in the graph's words
             st.say_account(st.engine.entities[narrowed[0]])
     else:
-        st.tell(f"works_in_period.none_{state}", st.read_query(works, "0 rows"), span=span)
+        st.tell(f"works_in_period.none_{state}", st.read_query(works, "0 rows"), span=span, one=one)
     rows = roles.rows
     if state != "active":  # "what did he start in Q1 2020": the roles that started (or ended) in it too
         key = "roleStart" if state == "started" else "roleEnd"

@@ -260,7 +260,7 @@ class Question:
         said, n = list(self.said), len(words)
         at = next((i for i in range(len(said) - n + 1) if said[i : i + n] == words), None)
         lead = [p for p in self.engine.dates.lead_in if at is not None and tuple(said[max(0, at - len(p)) : at]) == p]
-        return frozenset(words).union(*lead)
+        return frozenset(words).union(*lead) - set(self.period.gap)
 
     @cached_property
     def ask(self) -> tuple[str, ...]:

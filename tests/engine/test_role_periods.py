@@ -1,0 +1,37 @@
+"""A period bounded by a role: "masterplans before Studio Getij" lists the works of that kind made before the role
+began, "papers since Brightwater Audio" those since, on every portfolio; "who did she work for before Quillon"
+still asks for the role before it."""
+
+from __future__ import annotations
+
+from service.engine import Planner
+from tests.conftest import TODAY
+
+
+def _names(p: Planner, question: str) -> tuple[str, list[str], str]:
+    plan = p.plan(question, today=TODAY)
+    names = [p.engine.entities[r.iri].name for r in plan.results if r.iri in p.engine.entities]
+    return plan.route, names, plan.answer.text if plan.answer else ""
+
+
+def test_works_of_a_kind_before_and_after_a_role(noor_planner: Planner) -> None:
+    route, names, text = _names(noor_planner, "masterplans before Studio Getij")
+    assert route == "works_in_period" and "before 1 February 2016" in text
+    assert "OostpolderMasterplan" in names and "DordrechtMasterplan" not in names  # not those made during it
+    route, names, text = _names(noor_planner, "which masterplans did she make after she left Kade & Veld?")
+    assert route == "works_in_period" and "between 1 January 2016" in text
+    assert "DordrechtMasterplan" in names and "OostpolderMasterplan" not in names
+
+
+def test_the_same_on_the_other_portfolios(planner: Planner, mateo_planner: Planner) -> None:
+    route, names, text = _names(planner, "talks before Quillon")
+    assert route == "works_in_period" and "before 1 March 2021" in text and "Git for Coursework" in text
+    route, names, text = _names(mateo_planner, "papers since Brightwater Audio")
+    assert route == "works_in_period" and names[:1] == ["BatClassifierPaper"] and "1 paper" in text
+    route, _, text = _names(mateo_planner, "talks before Lydhus Hearing")
+    assert text.startswith("No talk in the graph was active before 1 September 2016")
+
+
+def test_the_role_before_a_role_is_still_a_career_question(planner: Planner) -> None:
+    route, _, text = _names(planner, "who did she work for before Quillon?")
+    assert route == "roles" and "Harbourline" in text.split("[S1]")[0]
