@@ -88,6 +88,7 @@ class Engine:
     search_stopwords: frozenset[str] = frozenset()  # stop words and words that ask nothing: not searched for
     common_english: int = 10**9  # a word this common in English is no topic of its own (weights.yaml)
     roles_by_org: dict[str, list[str]] = field(default_factory=dict)
+    recurring: bool = False  # some work was given more than once, each time an occurrence (pf:occurrenceOf)
     known_words: set[str] = field(default_factory=set)  # stems of every word the lexicon and names use
     accounted: frozenset[str] = frozenset()  # words a question may hold without asking anything more
     generic: frozenset[str] = frozenset()  # stems of topic, filler and neutral words: they pick no section
@@ -367,6 +368,7 @@ class Engine:
             search_stopwords=frozenset(stopwords | neutral),
             common_english=int(weights.get("unknown", {}).get("common_english", 10**9)),
             roles_by_org=dict(roles_by_org),
+            recurring=any(e.kind == "occurrence" for e in entities.values()),
             known_words=known_words,
             accounted=frozenset(accounted),
             generic=frozenset(generic),

@@ -306,7 +306,9 @@ def period(st: State) -> bool:
     if iris:
         said = st.engine.sentence(f"works_in_period.{state}{'_described' if narrowed else ''}", count=len(iris),
                                   one=one, many=many, span=span)  # fmt: skip
-        st.say(f"{said} {key_first(st, iris)}".strip(), st.read_query(works, ", ".join(labels(st, iris[:10]))))
+        given = _held_then(st, iris)
+        text = f"{said} {key_first(st, iris, given)}".strip()
+        st.say(text, st.read_query(works, ", ".join(labels(st, iris[:10]))), *_cite_held(st, given, text))
         if narrowed:  # what makes the best of them so described, in the graph's words
             st.say_account(st.engine.entities[narrowed[0]])
     else:
@@ -324,6 +326,39 @@ def period(st: State) -> bool:
     if held:
         st.tell(f"works_in_period.roles_{state}", st.read_query(roles, ", ".join(held)), roles=names(held, 4))
     return True
+
+
+def _held_then(st: State, iris: list[str]) -> dict[str, str]:
+    """Each recurring work of the list named with where and when it was given in the period ("rain-garden
+    workshop (Ghent, April 2026)"), from its occurrences (queries/occurrences.rq, kept in the plan until
+    `_cite_held`); none read when the graph has no recurring work."""
+    if not st.engine.recurring or not iris:
+        return {}
+    run = st.query("held")
+    times: dict[str, list[str]] = {}
+    for r in run.rows if run is not None else []:
+        if r["work"].value in iris and "placeLabel" in r:
+            start = month(r["start"].value) if "start" in r else ""
+            times.setdefault(r["work"].value, []).append(
+                st.engine.sentence("works_in_period.held_time", place=r["placeLabel"].value, start=start))
+            st.listed = [*st.listed, r["occurrence"].value]  # after the list's works, each time it names
+    return {w: st.engine.sentence("works_in_period.held", work=st.engine.entities[w].display, times="; ".join(t))
+            for w, t in times.items()}  # fmt: skip
+
+
+def _cite_held(st: State, held: dict[str, str], text: str) -> list[str]:
+    """The occurrences read for `_held_then`, cited when the answer names one of them, else dropped from the
+    plan with the times they added to the results."""
+    if not st.engine.recurring or not st.plan.sparql or st.plan.sparql[-1].name != "occurrences":
+        return []
+    run = st.plan.sparql[-1]
+    shown = [h for h in held.values() if h in text]
+    if not shown:
+        st.plan.sparql.pop()
+        occurrences = {r["occurrence"].value for r in run.rows}
+        st.listed = [i for i in st.listed if i not in occurrences]
+        return []
+    return [st.read_query(run, ", ".join(shown))]
 
 
 def _category_with(st: State) -> str | None:

@@ -8,6 +8,7 @@ sentence cites what it was read from.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date, timedelta
 
 from service.engine.catalog import Entity
@@ -53,19 +54,24 @@ def answer_limit(st: State) -> int:
     return int(st.engine.weights["results"]["answer_list"])
 
 
-def key_first(st: State, iris: list[str]) -> str:
+def key_first(st: State, iris: list[str], said: Mapping[str, str] | None = None) -> str:
     """'Key work first: A and B; then C, D and 3 more.' (or 'Among them: C, D and E.' with no key work): the
-    works a list answer names, key works first, up to the answer limit in all."""
+    works a list answer names, key works first, up to the answer limit in all; `said`, how some of them are
+    named instead of by their labels ("rain-garden workshop (Ghent, April 2026)")."""
     limit = answer_limit(st)
     keys = [i for i in iris if st.engine.entities.get(i) and st.engine.entities[i].tier == 1]
     rest = [i for i in iris if i not in keys]
     say = st.engine.sentence
+
+    def shown(chosen: list[str]) -> list[str]:
+        known = [i for i in chosen if i in st.engine.entities]
+        return [(said or {}).get(i) or label for i, label in zip(known, labels(st, known), strict=True)]
+
     if not keys:
-        return say("among_them", works=names(labels(st, rest), limit)) if rest else ""
+        return say("among_them", works=names(shown(rest), limit)) if rest else ""
     if not rest or len(keys) >= limit:
-        return say("key_first", works=names(labels(st, keys + rest), limit))
-    shown = names(labels(st, rest), limit - len(keys))
-    return say("key_first_then", keys=names(labels(st, keys), limit), rest=shown)
+        return say("key_first", works=names(shown(keys + rest), limit))
+    return say("key_first_then", keys=names(shown(keys), limit), rest=names(shown(rest), limit - len(keys)))
 
 
 def month(value: str) -> str:

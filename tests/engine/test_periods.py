@@ -1,6 +1,7 @@
-"""A period bounded by a role: "masterplans before Studio Getij" lists the works of that kind made before the role
-began, "papers since Brightwater Audio" those since, on every portfolio; "who did she work for before Quillon"
-still asks for the role before it."""
+"""Periods: one bounded by a role ("masterplans before Studio Getij" lists the works of that kind made before the
+role began, "papers since Brightwater Audio" those since, on every portfolio; "who did she work for before
+Quillon" still asks for the role before it), and a recurring work in a period's list, with where and when it was
+given then."""
 
 from __future__ import annotations
 
@@ -35,3 +36,19 @@ def test_the_same_on_the_other_portfolios(planner: Planner, mateo_planner: Plann
 def test_the_role_before_a_role_is_still_a_career_question(planner: Planner) -> None:
     route, _, text = _names(planner, "who did she work for before Quillon?")
     assert route == "roles" and "Harbourline" in text.split("[S1]")[0]
+
+
+def test_a_recurring_work_in_a_period_list_says_where_and_when_it_was_given(noor_planner: Planner,
+                                                                           planner: Planner) -> None:  # fmt: skip
+    plan = noor_planner.plan("workshops in 2023", today=TODAY)
+    said = plan.answer.text if plan.answer else ""
+    assert "rain-garden workshop (Glasgow, May 2023; Hamburg, September 2023)" in said
+    names = [noor_planner.engine.entities[r.iri].name for r in plan.results if r.iri in noor_planner.engine.entities]
+    assert {"WorkshopRainGardenGlasgow", "WorkshopRainGardenHamburg"} <= set(names)
+    assert [run.name for run in plan.sparql].count("occurrences") == 1
+    route, _, text = _names(planner, "talks in 2025")
+    assert route == "works_in_period" and "SPARQL workshop (Lisbon, October 2025)" in text
+    # a long list that does not show the recurring work reads no time of it
+    plan = planner.plan("projects since 2022", today=TODAY)
+    assert plan.answer is not None and "(Lisbon" not in plan.answer.text
+    assert "occurrences" not in [run.name for run in plan.sparql]
