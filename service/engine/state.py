@@ -94,6 +94,8 @@ class State:
         synonym) is in a sentence or in something read, or it relates all the names the question relates. An
         overview of a name is no answer to "how much did they pay her"."""
         ask = self.q.ask
+        if self.way is not None:  # "which awards has she won": what the route's answers speak to unsaid
+            ask = tuple(a for a in ask if a not in self.engine.declarations[self.way.route].speaks_to)
         if not ask or self.of_kind_asked:  # "what OS does the Widgeteer firmware run on": its platforms
             return True
         texts = [s for s, _ in self.draft.sentences] + [f"{r.title} {r.text}" for r in self.read.items.values()]

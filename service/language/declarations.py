@@ -20,6 +20,7 @@ from typing import Any
 
 from service import yamlfile
 from service.errors import Problem
+from service.text import stem
 
 DIR = Path(__file__).parent / "routes"
 
@@ -66,7 +67,7 @@ CONDITIONS: dict[str, str] = {
 }
 ROUTE_KEYS = frozenset({"about", "ways", "queries", "checks", "answer", "subject", "task", "complete", "whole",
                         "follow_ups", "declines", "refuses", "overview", "names_in_passages", "cue", "say",
-                        "examples", "not", "confidence", "meaning"})  # fmt: skip
+                        "examples", "not", "confidence", "meaning", "speaks_to"})  # fmt: skip
 WAY_KEYS = frozenset({"step", "precedence", "when", "unless", "also", "hedged"})
 CHECKS = frozenset({"addresses", "stated"})
 READERS = frozenset({"person", "entity", "work", "skill", "concept", "place", "award", "organisation", "role", "kind",
@@ -136,6 +137,9 @@ class Route:
     # questions of the route in general words: the meaning model's labelled data, to choose this route for a
     # question no route's rules answered (matcher.py); a route without them is never chosen by meaning
     meaning: tuple[str, ...] = ()
+    # words its answer speaks to though it need not say them: "won" in "which awards has she won" (the awards
+    # are what she won); a question's word among them is no word the answer leaves unanswered
+    speaks_to: frozenset[str] = frozenset()
 
 
 @cache
@@ -209,6 +213,7 @@ def parse(name: str, doc: Any, lines: Mapping[yamlfile.Path, int], shown: str, *
         not_=tuple(str(q) for q in _list(doc.get("not"))),
         owner_examples=owner_examples,
         meaning=tuple(str(q) for q in _list(doc.get("meaning"))),
+        speaks_to=frozenset(stem(str(w).lower()) for w in _list(doc.get("speaks_to"))),
     )
     return route, problems
 

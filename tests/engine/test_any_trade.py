@@ -55,3 +55,11 @@ def test_names_compared_and_misspelt_as_real_words(noor_planner: Planner) -> Non
     assert route == "comparison" and text.startswith("Zuidoever Tidal Park and Elbe Steps share")
     route, _, text = _said(noor_planner, "when did she get the Lindenhof price?")
     assert route == "award" and "(2022)" in text and "Zuidoever Tidal Park" in text
+
+
+def test_the_verb_of_an_award_does_not_undo_the_awards(noor_planner: Planner, planner: Planner) -> None:
+    """ "won" is what the awards route's answer speaks to unsaid (awards.yaml speaks_to): the list, not a passage
+    that happens to say "won"."""
+    route, level, text = _said(noor_planner, "Which awards has she won?")
+    assert (route, level) == ("awards", "exact") and "Lindenhof Prize" in text and "Blue-Green Cities Award" in text
+    assert _said(planner, "which prizes did she win?")[:2] == ("awards", "exact")
