@@ -1,5 +1,6 @@
-"""The regression suites of both portfolios (tests/search-eval.json for the demo, examples/mateo/eval/regression.json
-for the second): every case must pass. The held-out sets only report."""
+"""The regression suites of the three portfolios (tests/search-eval.json for the demo,
+examples/mateo/eval/regression.json for the second, examples/noor/eval/regression.json for the third): every case
+must pass. The held-out sets only report."""
 
 from __future__ import annotations
 
@@ -12,11 +13,12 @@ import pytest
 
 from service.engine import Planner
 from service.evaluate import _states, check_regression, run_suite, summary
-from tests.conftest import MATEO, ROOT
+from tests.conftest import MATEO, NOOR, ROOT
 
 SUITE = json.loads((ROOT / "tests" / "search-eval.json").read_text())
 TODAY = date.fromisoformat(SUITE["today"])
 MATEO_SUITE = json.loads((MATEO / "eval" / "regression.json").read_text())
+NOOR_SUITE = json.loads((NOOR / "eval" / "regression.json").read_text())
 
 
 @pytest.mark.parametrize("suite", [SUITE, MATEO_SUITE], ids=["demo", "mateo"])
@@ -32,6 +34,12 @@ def test_the_suite_is_big_and_varied(suite: dict[str, Any]) -> None:
 @pytest.mark.parametrize("case", MATEO_SUITE["cases"], ids=[c["id"] for c in MATEO_SUITE["cases"]])
 def test_second_portfolio_case(mateo_planner: Planner, case: dict[str, Any]) -> None:
     result = check_regression(mateo_planner, case, date.fromisoformat(MATEO_SUITE["today"]))
+    assert result.ok, f"{case['question']!r}: " + "; ".join(result.problems)
+
+
+@pytest.mark.parametrize("case", NOOR_SUITE["cases"], ids=[c["id"] for c in NOOR_SUITE["cases"]])
+def test_third_portfolio_case(noor_planner: Planner, case: dict[str, Any]) -> None:
+    result = check_regression(noor_planner, case, date.fromisoformat(NOOR_SUITE["today"]))
     assert result.ok, f"{case['question']!r}: " + "; ".join(result.problems)
 
 
