@@ -132,11 +132,11 @@ class Analyser:
         period = engine.dates.parse(text, today)
         mentions = linked.mentions
         if period is None and self._kinds_listed(words):
-            # "masterplans before Studio Getij": works of a kind in a period a role bounds ("what did she do
-            # before Quillon" asks for the role before it: career.py)
+            # "masterplans before Acme Studio": works of a kind in a period a role bounds ("what did she do
+            # before Acme" asks for the role before it: career.py)
             spans = self._role_spans(linked)
             around = engine.dates.around_role(text, [s for _, s in spans], today)
-            if around is not None:  # "before Studio Getij": the studio names the period, it narrows nothing else
+            if around is not None:  # "before Acme Studio": the studio names the period, it narrows nothing else
                 period, bound = around[0], spans[around[1]][0]
                 linked = replace(linked, mentions=[m for m in linked.mentions if m is not bound])
         cue = _without_phrases([t.word for t in tokenize(linked.rest)], engine.neutral_phrases)  # "on record"
@@ -169,7 +169,7 @@ class Analyser:
 
     def _role_spans(self, linked: Linked) -> list[tuple[Mention, tuple[int, int, str, str | None]]]:
         """Where the question names a role, or an organisation the person held a role at (the latest), with the
-        role's first and last day: what a period may be bounded by ("before Studio Getij")."""
+        role's first and last day: what a period may be bounded by ("before Acme Studio")."""
         spans = []
         for m in linked.mentions:
             e = self.engine.entities.get(m.iris[0]) if len(m.iris) == 1 else None

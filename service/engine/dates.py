@@ -99,8 +99,8 @@ class DateParser:
 
     def around_role(self, question: str, roles: Sequence[tuple[int, int, str, str | None]],
                     today: date) -> tuple[Period, int] | None:  # fmt: skip
-        """The period a word of dates.yaml's `around_role` bounds by a role the question names ("before Studio
-        Getij"), with the number of the name that bounds it: `roles` are (start, end) of each name in the question
+        """The period a word of dates.yaml's `around_role` bounds by a role the question names ("before Acme
+        Studio"), with the number of the name that bounds it: `roles` are (start, end) of each name in the question
         with the role's first and last day."""
         folded = fold(question)
         for number, (at, end_at, first, last) in enumerate(roles):
