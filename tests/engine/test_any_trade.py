@@ -63,3 +63,13 @@ def test_the_verb_of_an_award_does_not_undo_the_awards(noor_planner: Planner, pl
     route, level, text = _said(noor_planner, "Which awards has she won?")
     assert (route, level) == ("awards", "exact") and "Lindenhof Prize" in text and "Blue-Green Cities Award" in text
     assert _said(planner, "which prizes did she win?")[:2] == ("awards", "exact")
+
+
+def test_work_in_progress_grants_and_who_commissioned_a_work(noor_planner: Planner, planner: Planner) -> None:
+    route, _, text = _said(noor_planner, "Any masterplans still in progress?")
+    assert route == "ongoing" and "Dordrecht masterplan" in text and "Oostpolder" not in text
+    assert _said(planner, "which projects are underway?")[0] == "ongoing"
+    route, _, text = _said(noor_planner, "has she received any grants?")
+    assert route == "awards" and "research grant" in text
+    route, level, text = _said(noor_planner, "Who commissioned Zuidoever Tidal Park?")  # the ontology's "commissioned"
+    assert (route, level) == ("relation", "exact") and "Schiedelta Water Board" in text
