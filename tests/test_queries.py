@@ -169,7 +169,7 @@ def test_shown_text_returns_the_same_rows(
     # a parameter left unbound stays a variable of the text shown ($since, a filter not given)
     assert "$" not in run.query.split("WHERE", 1)[1] or name in ("recent-works", "works-filtered",
                                                                   "works-filtered-in-place", "occurrences",
-                                                                  "awards")
+                                                                  "awards", "press-coverage")
     plain = demo_kb.store.query(run.query, use_default_graph_as_union=True)
     assert isinstance(plain, ox.QuerySolutions)
     again = [{v.value: row[v].value for v in plain.variables if row[v] is not None} for row in plain]

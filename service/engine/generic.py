@@ -17,7 +17,8 @@ def listed(st: State) -> bool:
     ("{count|award|awards}: {items}."), or its `say.none` when there are no rows (without one the step passes).
     With a `say.item` template each row is said by it from its columns ("{award}{+year| ({year})}"), a date as
     "4 October 2025". `{period}` is the period the question names ("between 1 January 2023 and 31 December 2023"),
-    empty when it names none; `{latest}` is 1 when it asks for the latest ("the most recent one"), else 0. Passes
+    empty when it names none; `{latest}` is 1 when it asks for the latest ("the most recent one"), else 0;
+    `{named}` the first thing the question names ("her book"), empty when it names none. Passes
     when the question does not give a value the query needs."""
     assert st.way is not None
     route = st.way.route
@@ -44,11 +45,12 @@ def listed(st: State) -> bool:
     ref = st.read_query(run, ", ".join(shown[:10]) or "0 rows")
     period = when(st, st.q.period.start, st.q.period.end) if st.q.period is not None else ""
     latest = int(st.q.has("last"))
+    named = next((e.display for e in st.q.entities if e.kind != "person"), "")
     if shown:
         st.tell(f"{route}.some", ref, count=len(shown), items=names(shown, answer_limit(st)), period=period,
-                latest=latest)  # fmt: skip
+                latest=latest, named=named)  # fmt: skip
     else:
-        st.tell(f"{route}.none", ref, period=period, latest=latest)
+        st.tell(f"{route}.none", ref, period=period, latest=latest, named=named)
     return True
 
 

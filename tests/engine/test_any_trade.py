@@ -73,3 +73,11 @@ def test_work_in_progress_grants_and_who_commissioned_a_work(noor_planner: Plann
     assert route == "awards" and "research grant" in text
     route, level, text = _said(noor_planner, "Who commissioned Zuidoever Tidal Park?")  # the ontology's "commissioned"
     assert (route, level) == ("relation", "exact") and "Schiedelta Water Board" in text
+
+
+def test_the_press_coverage_of_one_work(noor_planner: Planner, planner: Planner, mateo_planner: Planner) -> None:
+    route, level, text = _said(noor_planner, "Was her book reviewed anywhere?")
+    assert (route, level) == ("press", "exact") and "Groundwork Review" in text and "Elbe Tageblatt" not in text
+    route, _, text = _said(planner, "was Transit Pulse in the press?")
+    assert route == "press" and text.startswith("1 piece of press coverage in the graph of Transit Pulse")
+    assert _said(mateo_planner, "was Marten reviewed anywhere?")[2].startswith("The graph records no press coverage of")
