@@ -4,7 +4,8 @@ Used where words fail: the articles of the passages nearest the question are one
 results' weighted reciprocal rank fusion (plan.py), an article's passage stating the amount asked is found by
 meaning where its words fail (routes.py), a route is chosen by its nearest `meaning:` question when no rule
 answers (matcher.py), and an answer undone only because the visitor's word is not the answer's own is kept,
-weakly, when the model bridges the two words (state.py, matcher.py).
+weakly, when the model bridges the two words (state.py, matcher.py), as a passage lacking some of the question's
+words answers, weakly, when the model bridges each to one of its own (texts.py).
 
 With an embeddings server, meaning is dropped (words alone) when the server fails or takes longer than 2 s, and
 for 30 s after a failure, so a server that is down costs one wait, not one per question. Vectors made with another

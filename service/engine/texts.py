@@ -6,7 +6,7 @@ from service.engine import routes
 from service.engine.catalog import CONCEPTS, Entity, what_it_is
 from service.engine.intents import contains
 from service.engine.retrieve import ArticleHit, PassageHit, best_passage_for, holds
-from service.engine.state import State
+from service.engine.state import WORD, State
 from service.kb.wiki import Passage
 from service.text import stem, terms
 
@@ -326,6 +326,29 @@ def _support(st: State, hit: PassageHit) -> float:
     return _held(st, hit.passage, _topic_terms(st))
 
 
+def _bridged_support(st: State, hit: PassageHit) -> float:
+    """The passage's support with each question word it lacks counted as held when the meaning model bridges it
+    to a word of the passage (weights.yaml meaning.bridge_word): "kids" to "children", "lose" to "lost"."""
+    meaning = st.engine.meaning
+    if meaning is None:
+        return 0.0
+    query = _topic_terms(st)
+    found = st.engine.passages.passage_terms(hit.passage) | set(terms(hit.passage.title))
+    lacking = [t for t in query if not holds(found, t, st.engine.synonyms)]
+    said = {stem(w): w for w in st.q.said}
+    passage_words = [w for w in dict.fromkeys(WORD.findall(hit.passage.text.lower()))
+                     if w not in st.engine.search_stopwords]  # fmt: skip
+    floor = float(st.engine.weights["meaning"]["bridge_word"])
+    for term in lacking:
+        near = meaning.nearest_word(said.get(term, term), passage_words)
+        if near is not None and near[1] >= floor:
+            found.add(term)
+            if st.trace is not None:
+                st.trace.add("meaning", f"“{said.get(term, term)}” bridged to “{near[0]}” of the passage "
+                             f"({near[1]:.2f})", word=term, to=near[0], cosine=round(near[1], 3))  # fmt: skip
+    return st.engine.passages.coverage(query, found, st.engine.synonyms)
+
+
 def _held(st: State, passage: Passage, query: tuple[str, ...]) -> float:
     """The share of the query a passage holds, its article's title counting as said."""
     found = st.engine.passages.passage_terms(passage) | set(terms(passage.title))
@@ -381,7 +404,11 @@ def top_passage(st: State) -> bool:
     best = routes.stating_amount(st, hit.article, hit.best, owner.description if owner else "") or hit.best
     support = max(support, _support(st, best))
     if not about_linked and not _enough(st, support):
-        return False
+        bridged = _bridged_support(st, best)
+        if not _enough(st, bridged):
+            return False
+        # held only by the meaning model's words: never strong
+        support = min(bridged, float(st.engine.weights["confidence"]["strong_support"]) - 0.01)
     st.plan.route = "passage"
     st.support = support
     st.listed = [owner.iri] if owner else []

@@ -81,3 +81,15 @@ def test_the_press_coverage_of_one_work(noor_planner: Planner, planner: Planner,
     route, _, text = _said(planner, "was Transit Pulse in the press?")
     assert route == "press" and text.startswith("1 piece of press coverage in the graph of Transit Pulse")
     assert _said(mateo_planner, "was Marten reviewed anywhere?")[2].startswith("The graph records no press coverage of")
+
+
+def test_a_passage_held_only_through_the_meaning_of_its_words_is_a_medium_answer(noor_planner: Planner,
+                                                                                 planner: Planner) -> None:  # fmt: skip
+    """ "kids" is bridged to the passage's "children", "thought" to "think": the passage answers, never at High."""
+    plan = noor_planner.plan("did the kids come up with anything the designers hadn't thought of?", today=TODAY,
+                             trace=True)  # fmt: skip
+    assert (plan.route, plan.confidence.level) == ("passage", "weak")
+    assert plan.answer is not None and "places to be alone" in plan.answer.text
+    assert any(s.stage == "meaning" and "bridged" in s.text for s in plan.trace or [])
+    route, level, text = _said(planner, "which institute hosted her in japan")
+    assert (route, level) == ("passage", "weak") and "Kansai Institute of Informatics" in text
