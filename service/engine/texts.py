@@ -328,7 +328,7 @@ def _support(st: State, hit: PassageHit) -> float:
 
 def _bridged_support(st: State, hit: PassageHit) -> float:
     """The passage's support with each question word it lacks counted as held when the meaning model bridges it
-    to a word of the passage (weights.yaml meaning.bridge_word): "kids" to "children", "lose" to "lost"."""
+    to a word of the passage (weights.yaml meaning.passage_word): "kids" to "children", "lose" to "lost"."""
     meaning = st.engine.meaning
     if meaning is None:
         return 0.0
@@ -338,7 +338,7 @@ def _bridged_support(st: State, hit: PassageHit) -> float:
     said = {stem(w): w for w in st.q.said}
     passage_words = [w for w in dict.fromkeys(WORD.findall(hit.passage.text.lower()))
                      if w not in st.engine.search_stopwords]  # fmt: skip
-    floor = float(st.engine.weights["meaning"]["bridge_word"])
+    floor = float(st.engine.weights["meaning"]["passage_word"])
     for term in lacking:
         near = meaning.nearest_word(said.get(term, term), passage_words)
         if near is not None and near[1] >= floor:
