@@ -332,33 +332,32 @@ def _held_then(st: State, iris: list[str]) -> dict[str, str]:
     """Each recurring work of the list named with where and when it was given in the period ("rain-garden
     workshop (Ghent, April 2026)"), from its occurrences (queries/occurrences.rq, kept in the plan until
     `_cite_held`); none read when the graph has no recurring work."""
-    if not st.engine.recurring or not iris:
+    if not st.engine.recurring or not iris or st.way is None:
         return {}
+    route = st.way.route
     run = st.query("held")
     times: dict[str, list[str]] = {}
     for r in run.rows if run is not None else []:
         if r["work"].value in iris and "placeLabel" in r:
             start = month(r["start"].value) if "start" in r else ""
             times.setdefault(r["work"].value, []).append(
-                st.engine.sentence("works_in_period.held_time", place=r["placeLabel"].value, start=start))
-            st.listed = [*st.listed, r["occurrence"].value]  # after the list's works, each time it names
-    return {w: st.engine.sentence("works_in_period.held", work=st.engine.entities[w].display, times="; ".join(t))
+                st.engine.sentence(f"{route}.held_time", place=r["placeLabel"].value, start=start))
+    return {w: st.engine.sentence(f"{route}.held", work=st.engine.entities[w].display, times="; ".join(t))
             for w, t in times.items()}  # fmt: skip
 
 
 def _cite_held(st: State, held: dict[str, str], text: str) -> list[str]:
-    """The occurrences read for `_held_then`, cited when the answer names one of them, else dropped from the
-    plan with the times they added to the results."""
+    """The occurrences read for `_held_then`, cited when the answer names one of them (each time named among the
+    results, after the list's works), else dropped from the plan."""
     if not st.engine.recurring or not st.plan.sparql or st.plan.sparql[-1].name != "occurrences":
         return []
     run = st.plan.sparql[-1]
-    shown = [h for h in held.values() if h in text]
+    shown = {w: h for w, h in held.items() if h in text}
     if not shown:
         st.plan.sparql.pop()
-        occurrences = {r["occurrence"].value for r in run.rows}
-        st.listed = [i for i in st.listed if i not in occurrences]
         return []
-    return [st.read_query(run, ", ".join(shown))]
+    st.listed = [*st.listed, *(r["occurrence"].value for r in run.rows if r["work"].value in shown)]
+    return [st.read_query(run, ", ".join(shown.values()))]
 
 
 def _category_with(st: State) -> str | None:
@@ -620,11 +619,15 @@ def works_filtered(st: State) -> bool:
         return True
     few = int(st.engine.weights["results"]["dated_under"])
     shown = dated_labels(st, iris) if len(iris) <= few else labels(st, iris)
-    st.tell(f"works_filtered.{state}", ref, count=len(iris), one=one, many=many, filters=filters,
-            works=names(shown, answer_limit(st)))  # fmt: skip
+    given = _held_then(st, iris) if q.period is not None else {}  # "rain-garden workshop (Glasgow, May 2023)"
+    shown = [given.get(i, label) for i, label in zip([i for i in iris if i in st.engine.entities], shown, strict=True)]
+    text = say(f"works_filtered.{state}", count=len(iris), one=one, many=many, filters=filters,
+               works=names(shown, answer_limit(st)))  # fmt: skip
+    st.say(text, ref, *_cite_held(st, given, text))
+    times = st.listed[len(iris) + len(named) :]  # the times of a recurring work it names
     ordered = say_in_order(st, iris, ref) if q.has("in_order") else []
     first = ordered or say_ordinal(st, iris, ref)
-    st.listed = [*first, *named]
+    st.listed = [*first, *named, *times]
     if len(iris) == 1:  # the one, in its own words (where it was given, what it was)
         st.say_account(st.engine.entities[iris[0]])
     return True

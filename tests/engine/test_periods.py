@@ -46,9 +46,21 @@ def test_a_recurring_work_in_a_period_list_says_where_and_when_it_was_given(noor
     names = [noor_planner.engine.entities[r.iri].name for r in plan.results if r.iri in noor_planner.engine.entities]
     assert {"WorkshopRainGardenGlasgow", "WorkshopRainGardenHamburg"} <= set(names)
     assert [run.name for run in plan.sparql].count("occurrences") == 1
+    route, _, text = _names(noor_planner, "where did she run the build-a-rain-garden day in 2023?")  # two filters
+    assert route == "works_filtered" and "rain-garden workshop (Glasgow, May 2023; Hamburg, September 2023)" in text
     route, _, text = _names(planner, "talks in 2025")
     assert route == "works_in_period" and "SPARQL workshop (Lisbon, October 2025)" in text
     # a long list that does not show the recurring work reads no time of it
     plan = planner.plan("projects since 2022", today=TODAY)
     assert plan.answer is not None and "(Lisbon" not in plan.answer.text
     assert "occurrences" not in [run.name for run in plan.sparql]
+
+
+def test_filters_read_the_dates_of_works_with_no_monthly_activity(noor_planner: Planner) -> None:
+    """A portfolio with no monthly activity: a work still going counts in every later period, and a work based in a
+    place (a park, a street) took place there."""
+    route, names, text = _names(noor_planner, "Rhino projects in 2024")
+    assert route == "works_filtered" and text.startswith("4 works using Rhino")
+    assert {"DordrechtMasterplan", "WaterLandscapesStudio"} <= set(names)  # begun before 2024, not ended
+    route, names, text = _names(noor_planner, "QGIS projects in Schiedam")
+    assert route == "works_filtered" and {"BeukenhofWoodland", "SchiedamHarbourMasterplan"} <= set(names)
