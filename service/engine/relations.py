@@ -233,6 +233,9 @@ def of_kind(st: State) -> bool:
         st.rollback(mark)  # "which workshop was the paper in": its venue, not the talks related to it
         return False
     label, many = st.engine.class_labels[kind]
+    if not found and not members.rows:
+        st.rollback(mark)  # "what software was used for the Elbe Steps" where no work is software: its tools
+        return False
     if not found and same_named(st, kind):
         st.rollback(mark)  # "what solver library does it use": no work of the kind, but perhaps a skill so called
         return False

@@ -93,3 +93,11 @@ def test_a_passage_held_only_through_the_meaning_of_its_words_is_a_medium_answer
     assert any(s.stage == "meaning" and "bridged" in s.text for s in plan.trace or [])
     route, level, text = _said(planner, "which institute hosted her in japan")
     assert (route, level) == ("passage", "weak") and "Kansai Institute of Informatics" in text
+
+
+def test_software_used_for_a_work_is_its_tools_where_no_work_is_software(noor_planner: Planner) -> None:
+    """No work of hers is software: "what software was used for X" asks for X's tools, not for the software
+    works related to X ("The graph relates no piece of software to Elbe Steps" was said at High)."""
+    route, _, text = _said(noor_planner, "What software was used for the Elbe Steps?")
+    assert route == "stack" and all(name in text for name in ("Rhinoceros 3D", "Grasshopper", "AutoCAD"))
+    assert "relates no" not in _said(noor_planner, "is there software related to the Elbe Steps?")[2]
