@@ -25,6 +25,7 @@ from service.engine.routes import (
 from service.engine.state import State
 from service.queries import QueryRun
 from service.text import terms
+from service.vocab import PF
 
 
 def _span(st: State, row: dict[str, Any]) -> str:
@@ -457,8 +458,22 @@ def _finish(st: State, run: QueryRun, rows: list[dict[str, Any]]) -> None:
     # the works made in the roles first, unless the roles are what is counted ("how many works came out of it")
     st.listed = list(dict.fromkeys((held + works) if st.q.has("count") else (works + held))) if works else held
     if len(rows) == 1 and not works:  # one role: what it was, in the graph's words ("article search, ranking")
+        _title_asked(st, rows[0]["role"].value)
         say_role(st, st.engine.entities.get(rows[0]["role"].value))
         _work_asked(st, rows[0]["role"].value)
+
+
+def _title_asked(st: State, role: str) -> None:
+    """ "What was her job title at Acme": the one role's own title (pf:roleTitle, named by its label in the
+    ontology), when the graph gives one."""
+    if PF + "roleTitle" not in st.q.facts_asked:
+        return
+    facts = st.run("facts", {"entity": role})
+    title = next((r["value"].value for r in facts.rows if r["property"].value == PF + "roleTitle"), None)
+    if title is None:
+        st.plan.sparql.pop()  # read for nothing
+        return
+    st.tell("roles.title", st.read_query(facts, title), title=title)
 
 
 def _work_asked(st: State, role: str) -> None:

@@ -101,3 +101,10 @@ def test_software_used_for_a_work_is_its_tools_where_no_work_is_software(noor_pl
     route, _, text = _said(noor_planner, "What software was used for the Elbe Steps?")
     assert route == "stack" and all(name in text for name in ("Rhinoceros 3D", "Grasshopper", "AutoCAD"))
     assert "relates no" not in _said(noor_planner, "is there software related to the Elbe Steps?")[2]
+
+
+def test_a_job_title_asked_is_the_role_s_own_title(noor_planner: Planner, mateo_planner: Planner) -> None:
+    route, _, text = _said(noor_planner, "What was her job title at Kade & Veld?")
+    assert route == "roles" and "Her title there: Landscape architect, later project leader." in text
+    assert "His title there: Senior audio programmer." in _said(mateo_planner, "his job title at Brightwater Audio?")[2]
+    assert "title there" not in _said(noor_planner, "how long was she at Kade & Veld?")[2]
