@@ -164,11 +164,14 @@ def _venue_of(st: State, e: Entity, facts: QueryRun) -> bool:
     venue = next((r["value"].value for r in facts.rows if r["property"].value.endswith("#venue")), None)
     if venue is None and not ("Talk" in e.classes and e.description):
         return False
+    # the city it was held in, when the venue does not say it ("the gallery of the Nordhavn School, Copenhagen")
+    held = next((r["value"] for r in facts.rows if r["property"].value.endswith("#heldIn")), None)
+    city = held.label if held is not None and held.label and venue and held.label not in venue else ""
     st.plan.route = "place"
     st.exact = True
-    st.listed = [e.iri]
+    st.listed = [e.iri, *([held.value] if city and held is not None else [])]
     st.tell("place.appeared" if venue else "place.described", st.read_entity(e, facts), thing=e.label, venue=venue,
-            description=e.description)  # fmt: skip
+            description=e.description, city=city)  # fmt: skip
     return True
 
 

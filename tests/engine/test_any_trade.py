@@ -108,3 +108,9 @@ def test_a_job_title_asked_is_the_role_s_own_title(noor_planner: Planner, mateo_
     assert route == "roles" and "Her title there: Landscape architect, later project leader." in text
     assert "His title there: Senior audio programmer." in _said(mateo_planner, "his job title at Brightwater Audio?")[2]
     assert "title there" not in _said(noor_planner, "how long was she at Kade & Veld?")[2]
+
+
+def test_where_a_show_was_held_names_its_city_when_its_venue_does_not(noor_planner: Planner) -> None:
+    route, _, text = _said(noor_planner, "Where was Tide Lines shown?")
+    assert route == "place" and text.startswith("Tide Lines appeared in Gallery of the Nordhavn School")
+    assert "Copenhagen" in text
