@@ -114,3 +114,10 @@ def test_where_a_show_was_held_names_its_city_when_its_venue_does_not(noor_plann
     route, _, text = _said(noor_planner, "Where was Tide Lines shown?")
     assert route == "place" and text.startswith("Tide Lines appeared in Gallery of the Nordhavn School")
     assert "Copenhagen" in text
+
+
+def test_where_a_recurring_work_was_is_each_time_it_was_given(noor_planner: Planner, planner: Planner) -> None:
+    route, _, text = _said(noor_planner, "where was the rain-garden workshop?")
+    assert route == "occurrences" and "Glasgow (20 May 2023)" in text and "Ghent (18 April 2026)" in text
+    assert _said(noor_planner, "where was Tide Lines?")[0] == "place"  # shown once: where it was
+    assert _said(planner, "where was the SPARQL workshop held?")[0] == "occurrences"
