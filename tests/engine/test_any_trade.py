@@ -121,3 +121,9 @@ def test_where_a_recurring_work_was_is_each_time_it_was_given(noor_planner: Plan
     assert route == "occurrences" and "Glasgow (20 May 2023)" in text and "Ghent (18 April 2026)" in text
     assert _said(noor_planner, "where was Tide Lines?")[0] == "place"  # shown once: where it was
     assert _said(planner, "where was the SPARQL workshop held?")[0] == "occurrences"
+
+
+def test_her_most_frequent_client_is_the_clients_most_works_first(noor_planner: Planner) -> None:
+    for question in ("who is her most frequent client?", "who hires her the most? which client keeps coming back"):
+        route, _, text = _said(noor_planner, question)
+        assert route == "clients" and text.startswith("10 clients in the graph: Schiedelta Water Board")
