@@ -127,3 +127,6 @@ def test_her_most_frequent_client_is_the_clients_most_works_first(noor_planner: 
     for question in ("who is her most frequent client?", "who hires her the most? which client keeps coming back"):
         route, _, text = _said(noor_planner, question)
         assert route == "clients" and text.startswith("10 clients in the graph: Schiedelta Water Board")
+    plan = noor_planner.plan("which projects did they do together?", previous="who is her most frequent client?",
+                             today=TODAY)  # fmt: skip
+    assert "Schiedelta Water Board" in plan.normalized  # "they": the first client listed
