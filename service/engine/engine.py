@@ -430,8 +430,8 @@ class Engine:
 
     def members(self, kind: str) -> list[str]:
         """The entities of a class, by its IRI (the classes each entity states or the reasoner gave it)."""
-        local = kind.rsplit("#", 1)[-1]
-        return [e.iri for e in self.entities.values() if local in e.classes]
+        local = kind.rsplit("#", 1)[-1]  # the engine's own classes by their local name, an owner's by their IRI
+        return [e.iri for e in self.entities.values() if local in e.classes or kind in e.classes]
 
     def broad(self, key: str) -> tuple[str, ...]:
         """The ends of the class IRIs too broad to narrow by (routes.yaml broad_kinds, broad_categories)."""

@@ -246,6 +246,8 @@ def entity_answer(st: State) -> bool:
         # "which map library does Widget use": not a library of the kind of work, the skill category so called
         category = next(((i, "category") for i in same_named(st, category[0])), category)
     owed = st.engine.quantities.owed(st.q.amount, st.q.class_words)  # "how many board revisions": not its boards
+    if category is not None and category[1] == "concept" and e.kind == "work" and _skill_kind(st, category[0]):
+        category = (category[0], "category")  # "which plants were used at the park": an owner's kind of skill
     if category is not None and category[1] == "category" and not owed and not category[0].endswith(
             st.engine.broad("broad_categories")):
         _stack_of_category(st, e, category[0])  # "what database does Widgeteer use"
@@ -350,11 +352,19 @@ def _described_better(st: State, e: Entity, lead: Passage) -> bool:
         index.passage_terms(lead))
 
 
+def _skill_kind(st: State, kind: str) -> bool:
+    """Whether a kind of concept is a kind of skill (an owner's "plants", whose members are skills)."""
+    members = st.engine.members(kind)
+    return bool(members) and all(st.engine.entities[i].kind == "skill" for i in members)
+
+
 def _stack_of_category(st: State, e: Entity, category: str) -> None:
-    """The skills of one category a work is built with ("which database does Widgeteer use"), or that it uses
-    none of them, from the work's stack."""
+    """The skills of one category a work is built with ("which database does Widgeteer use"), or of one kind of
+    skill ("which plants"), or that it uses none of them, from the work's stack."""
     run = st.run("stack", {"work": e.iri})
-    rows = [r for r in run.rows if r["category"].value == category]
+    kinds = {category, category.rsplit("#", 1)[-1]}  # an owner's kind by its IRI, the engine's by its name
+    rows = [r for r in run.rows if r["category"].value == category
+            or kinds & set(getattr(st.engine.entities.get(r["skill"].value), "classes", ()))]  # fmt: skip
     label, many = st.engine.class_labels[category]
     st.plan.route = "stack"
     st.exact = True

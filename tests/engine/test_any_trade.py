@@ -130,3 +130,13 @@ def test_her_most_frequent_client_is_the_clients_most_works_first(noor_planner: 
     plan = noor_planner.plan("which projects did they do together?", previous="who is her most frequent client?",
                              today=TODAY)  # fmt: skip
     assert "Schiedelta Water Board" in plan.normalized  # "they": the first client listed
+
+
+def test_an_owner_s_kind_of_skill_asked_of_one_work(noor_planner: Planner) -> None:
+    """Her plants and materials are her own kinds of skill (own:Plant, own:Material): asked of one work, the ones
+    it uses, not the work's overview."""
+    route, level, text = _said(noor_planner, "Which plants were used at Zuidoever Tidal Park?")
+    assert (route, level) == ("stack", "exact") and text.startswith("Zuidoever Tidal Park uses 3 plants:")
+    assert all(p in text for p in ("Common reed", "Sea aster", "White willow")) and "Rhinoceros" not in text
+    assert _said(noor_planner, "what materials did the Elbe Steps use?")[2].startswith("Elbe Steps uses 1 material")
+    assert len(noor_planner.engine.members("https://noorvermeulen.example/ns#Plant")) == 8  # by its IRI
