@@ -139,6 +139,7 @@ ROUTES: list[tuple[str, dict[str, Any], str, list[str], int]] = [
     ("awards", {}, "award", ["Prémio Mapa Cívico"], 1),
     ("clients", {}, "client", ["Open Transit Collective"], 1),
     ("press-coverage", {}, "coverage", ["Os elétricos que chegam tarde"], 1),
+    ("skills-of-kind-with", {"kind": PF + "Skill", "concept": ID + "BM25"}, "skill", ["Python", "Rust"], 40),
     ("occurrences", {"work": ID + "SparqlWorkshop"}, "occurrence",
      ["SPARQL workshop at the November 2024 meetup", "SPARQL workshop at the October 2025 meetup"], 2),
 ]

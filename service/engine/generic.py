@@ -18,7 +18,8 @@ def listed(st: State) -> bool:
     With a `say.item` template each row is said by it from its columns ("{award}{+year| ({year})}"), a date as
     "4 October 2025". `{period}` is the period the question names ("between 1 January 2023 and 31 December 2023"),
     empty when it names none; `{latest}` is 1 when it asks for the latest ("the most recent one"), else 0;
-    `{named}` the first thing the question names ("her book"), empty when it names none. Passes
+    `{named}` the first thing the question names ("her book"), empty when it names none; `{kinds}` the kind it
+    names, in the plural ("plants"). Passes
     when the question does not give a value the query needs."""
     assert st.way is not None
     route = st.way.route
@@ -46,11 +47,12 @@ def listed(st: State) -> bool:
     period = when(st, st.q.period.start, st.q.period.end) if st.q.period is not None else ""
     latest = int(st.q.has("last"))
     named = next((e.display for e in st.q.entities if e.kind != "person"), "")
+    kinds = st.engine.class_labels[st.q.class_named[0]][1].lower() if st.q.class_named else ""
     if shown:
         st.tell(f"{route}.some", ref, count=len(shown), items=names(shown, answer_limit(st)), period=period,
-                latest=latest, named=named)  # fmt: skip
+                latest=latest, named=named, kinds=kinds)  # fmt: skip
     else:
-        st.tell(f"{route}.none", ref, period=period, latest=latest, named=named)
+        st.tell(f"{route}.none", ref, period=period, latest=latest, named=named, kinds=kinds)
     return True
 
 

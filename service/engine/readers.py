@@ -28,6 +28,16 @@ def _category(q: Question) -> str | None:
     return next((iri for iri, kind in q.classes_named if kind == "category" and not iri.endswith(broad)), None)
 
 
+def _skill_kind(q: Question) -> str | None:
+    """A kind of skill of the owner's named ("plants": own:Plant, whose members are all skills; a category such as
+    "hardware" often names the kind of work instead: "KiCad hardware projects")."""
+    for iri, kind in q.classes_named:
+        members = q.engine.members(iri) if kind == "concept" else []
+        if members and all(q.engine.entities[i].kind == "skill" for i in members):
+            return iri
+    return None
+
+
 def _role(q: Question) -> str | None:
     """A role named; an organisation named stands for the roles held there (the `organisation` reader)."""
     return next((e.iri for e in q.entities if e.kind == "role"), None)
@@ -45,6 +55,7 @@ READERS: dict[str, Reader] = {
     "role": _role,
     "kind": lambda q: q.kind_of_work,
     "category": _category,
+    "skill_kind": _skill_kind,
     "period.start": lambda q: q.period.start if q.period else None,
     "period.end": lambda q: q.period.end if q.period else None,
     "today": lambda q: q.today,

@@ -71,7 +71,8 @@ ROUTE_KEYS = frozenset({"about", "ways", "queries", "checks", "answer", "subject
 WAY_KEYS = frozenset({"step", "precedence", "when", "unless", "also", "hedged"})
 CHECKS = frozenset({"addresses", "stated"})
 READERS = frozenset({"person", "entity", "work", "skill", "concept", "place", "award", "organisation", "role", "kind",
-                     "category", "period.start", "period.end", "today", "year_ago", "outside", "latest"})  # fmt: skip
+                     "category", "skill_kind", "period.start", "period.end", "today", "year_ago", "outside",
+                     "latest"})  # fmt: skip
 _FIELD = re.compile(r"{([A-Za-z_][\w.]*)")
 
 

@@ -140,3 +140,6 @@ def test_an_owner_s_kind_of_skill_asked_of_one_work(noor_planner: Planner) -> No
     assert all(p in text for p in ("Common reed", "Sea aster", "White willow")) and "Rhinoceros" not in text
     assert _said(noor_planner, "what materials did the Elbe Steps use?")[2].startswith("Elbe Steps uses 1 material")
     assert len(noor_planner.engine.members("https://noorvermeulen.example/ns#Plant")) == 8  # by its IRI
+    route, _, text = _said(noor_planner, "which plants go in her rain gardens")  # of the works with a technique
+    assert route == "concept_works" and text.startswith("The plants of the works with Rain gardens:")
+    assert "Yellow flag iris (3)" in text and "Purple loosestrife (3)" in text
