@@ -143,3 +143,11 @@ def test_an_owner_s_kind_of_skill_asked_of_one_work(noor_planner: Planner) -> No
     route, _, text = _said(noor_planner, "which plants go in her rain gardens")  # of the works with a technique
     assert route == "concept_works" and text.startswith("The plants of the works with Rain gardens:")
     assert "Yellow flag iris (3)" in text and "Purple loosestrife (3)" in text
+
+
+def test_new_york_is_not_what_s_new_and_a_name_s_meaning_is_asked(noor_planner: Planner, planner: Planner) -> None:
+    assert _said(noor_planner, "who designed central park in new york?")[1] == "none"
+    assert _said(planner, "What is Linus Torvalds working on these days?")[1] == "none"
+    assert _said(noor_planner, "what's new?")[0] == "recent"
+    route, _, text = _said(noor_planner, "what does getij even mean? is it someone's name?")
+    assert "Dutch for tide" in text
