@@ -97,7 +97,8 @@ def events_in_place(st: State) -> bool:
     st.plan.route = "events_in_place"
     st.exact = True
     by_work = _by_work(rows)  # a work given several times there: once, with each time
-    st.listed = [*by_work, places[0].iri]
+    times = [r["occurrence"].value for r in rows if "occurrence" in r]  # each time, after the works
+    st.listed = [*by_work, *times, places[0].iri]
     if not rows:
         st.tell(f"events_in_place.none_{where}", st.read_query(run, "0 rows"), one=label.lower(),
                 place=places[0].label)  # fmt: skip

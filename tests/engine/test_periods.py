@@ -64,3 +64,9 @@ def test_filters_read_the_dates_of_works_with_no_monthly_activity(noor_planner: 
     assert {"DordrechtMasterplan", "WaterLandscapesStudio"} <= set(names)  # begun before 2024, not ended
     route, names, text = _names(noor_planner, "QGIS projects in Schiedam")
     assert route == "works_filtered" and {"BeukenhofWoodland", "SchiedamHarbourMasterplan"} <= set(names)
+
+
+def test_the_times_a_recurring_work_was_given_in_a_place_are_among_the_results(noor_planner: Planner) -> None:
+    route, names, text = _names(noor_planner, "which talks did she give in Belgium?")
+    assert route == "events_in_place" and "Antwerp, May 2022; Ghent, April 2026" in text
+    assert {"WorkshopRainGardenAntwerp", "WorkshopRainGardenGhent"} <= set(names[:6])
