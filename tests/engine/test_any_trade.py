@@ -151,3 +151,8 @@ def test_new_york_is_not_what_s_new_and_a_name_s_meaning_is_asked(noor_planner: 
     assert _said(noor_planner, "what's new?")[0] == "recent"
     text = _said(noor_planner, "what does getij even mean? is it someone's name?")[2]
     assert "Dutch for tide" in text
+
+
+def test_is_she_still_on_a_panel_asks_its_dates(noor_planner: Planner) -> None:
+    route, _, text = _said(noor_planner, "is she still on the quality panel?")
+    assert route == "roles" and "(January 2021 to December 2024, 4 years)" in text
