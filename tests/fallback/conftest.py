@@ -21,7 +21,7 @@ from service.web.sparql import prefixes
 from tests.simllm import Sim, simulated
 
 TODAY = date(2026, 11, 30)
-WEAK = "which institute hosted her in japan"  # the engine finds nothing: confidence none, route empty
+WEAK = "how big was the team she led at tessellate"  # the engine finds nothing: confidence none, route empty
 
 
 @pytest.fixture(scope="session")
