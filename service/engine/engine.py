@@ -433,6 +433,11 @@ class Engine:
         local = kind.rsplit("#", 1)[-1]  # the engine's own classes by their local name, an owner's by their IRI
         return [e.iri for e in self.entities.values() if local in e.classes or kind in e.classes]
 
+    def skill_kind(self, kind: str) -> bool:
+        """Whether a kind of concept is a kind of skill: an owner's "plants", whose members are all skills."""
+        members = self.members(kind)
+        return bool(members) and all(self.entities[i].kind == "skill" for i in members)
+
     def broad(self, key: str) -> tuple[str, ...]:
         """The ends of the class IRIs too broad to narrow by (routes.yaml broad_kinds, broad_categories)."""
         return tuple(f"#{name}" for name in self.routes.get(key) or [])

@@ -308,7 +308,9 @@ def period(st: State) -> bool:
                                   one=one, many=many, span=span)  # fmt: skip
         given = _held_then(st, iris)
         text = f"{said} {key_first(st, iris, given)}".strip()
-        st.say(text, st.read_query(works, ", ".join(labels(st, iris[:10]))), *_cite_held(st, given, text))
+        cited, times = _cite_held(st, given, text)
+        st.say(text, st.read_query(works, ", ".join(labels(st, iris[:10]))), *cited)
+        st.listed = [*st.listed, *times]
         if narrowed:  # what makes the best of them so described, in the graph's words
             st.say_account(st.engine.entities[narrowed[0]])
     else:
@@ -346,18 +348,18 @@ def _held_then(st: State, iris: list[str]) -> dict[str, str]:
             for w, t in times.items()}  # fmt: skip
 
 
-def _cite_held(st: State, held: dict[str, str], text: str) -> list[str]:
-    """The occurrences read for `_held_then`, cited when the answer names one of them (each time named among the
-    results, after the list's works), else dropped from the plan."""
-    if not st.engine.recurring or not st.plan.sparql or st.plan.sparql[-1].name != "occurrences":
-        return []
+def _cite_held(st: State, held: dict[str, str], text: str) -> tuple[list[str], list[str]]:
+    """The occurrences read for `_held_then`, cited when the answer names one of them, with each time it names
+    (for the results, after the list's works); else dropped from the plan."""
+    if not st.plan.sparql or st.plan.sparql[-1].name != "occurrences":
+        return [], []  # not read (no recurring work in the graph, or no period)
     run = st.plan.sparql[-1]
     shown = {w: h for w, h in held.items() if h in text}
     if not shown:
         st.plan.sparql.pop()
-        return []
-    st.listed = [*st.listed, *(r["occurrence"].value for r in run.rows if r["work"].value in shown)]
-    return [st.read_query(run, ", ".join(shown.values()))]
+        return [], []
+    times = [r["occurrence"].value for r in run.rows if r["work"].value in shown]
+    return [st.read_query(run, ", ".join(shown.values()))], times
 
 
 def _category_with(st: State) -> str | None:
@@ -623,8 +625,8 @@ def works_filtered(st: State) -> bool:
     shown = [given.get(i, label) for i, label in zip([i for i in iris if i in st.engine.entities], shown, strict=True)]
     text = say(f"works_filtered.{state}", count=len(iris), one=one, many=many, filters=filters,
                works=names(shown, answer_limit(st)))  # fmt: skip
-    st.say(text, ref, *_cite_held(st, given, text))
-    times = st.listed[len(iris) + len(named) :]  # the times of a recurring work it names
+    cited, times = _cite_held(st, given, text)  # and the times of a recurring work it names
+    st.say(text, ref, *cited)
     ordered = say_in_order(st, iris, ref) if q.has("in_order") else []
     first = ordered or say_ordinal(st, iris, ref)
     st.listed = [*first, *named, *times]

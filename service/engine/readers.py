@@ -31,11 +31,7 @@ def _category(q: Question) -> str | None:
 def _skill_kind(q: Question) -> str | None:
     """A kind of skill of the owner's named ("plants": own:Plant, whose members are all skills; a category such as
     "hardware" often names the kind of work instead: "KiCad hardware projects")."""
-    for iri, kind in q.classes_named:
-        members = q.engine.members(iri) if kind == "concept" else []
-        if members and all(q.engine.entities[i].kind == "skill" for i in members):
-            return iri
-    return None
+    return next((iri for iri, kind in q.classes_named if kind == "concept" and q.engine.skill_kind(iri)), None)
 
 
 def _role(q: Question) -> str | None:

@@ -246,7 +246,7 @@ def entity_answer(st: State) -> bool:
         # "which map library does Widget use": not a library of the kind of work, the skill category so called
         category = next(((i, "category") for i in same_named(st, category[0])), category)
     owed = st.engine.quantities.owed(st.q.amount, st.q.class_words)  # "how many board revisions": not its boards
-    if category is not None and category[1] == "concept" and e.kind == "work" and _skill_kind(st, category[0]):
+    if category is not None and category[1] == "concept" and e.kind == "work" and st.engine.skill_kind(category[0]):
         category = (category[0], "category")  # "which plants were used at the park": an owner's kind of skill
     if category is not None and category[1] == "category" and not owed and not category[0].endswith(
             st.engine.broad("broad_categories")):
@@ -350,12 +350,6 @@ def _described_better(st: State, e: Entity, lead: Passage) -> bool:
     described = held(set(terms(e.description or "")))
     return described >= float(st.engine.weights["confidence"]["answer_floor"]) and described > held(
         index.passage_terms(lead))
-
-
-def _skill_kind(st: State, kind: str) -> bool:
-    """Whether a kind of concept is a kind of skill (an owner's "plants", whose members are skills)."""
-    members = st.engine.members(kind)
-    return bool(members) and all(st.engine.entities[i].kind == "skill" for i in members)
 
 
 def _stack_of_category(st: State, e: Entity, category: str) -> None:
