@@ -104,10 +104,10 @@ class DateParser:
         with the role's first and last day."""
         folded = fold(question)
         for number, (at, end_at, first, last) in enumerate(roles):
-            before = list(re.finditer(r"[\w']+", folded[:at]))[-self.role_reach - 1 :]
+            before = list(re.finditer(r"[\w']+", folded[:at]))[-self.role_reach - 1 :]  # its word within reach
             for n, word in enumerate(reversed(before)):
                 bound = self.role_bounds.get(word.group())
-                if bound is None or n > self.role_reach:
+                if bound is None:
                     continue
                 began, ended = date.fromisoformat(first[:10]), date.fromisoformat(last[:10]) if last else None
                 if bound == "start":
