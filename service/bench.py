@@ -81,6 +81,16 @@ def bench_queries(kb_path: Path, runs: int = 200, out: Callable[[str], None] = p
         out(f"| {name} | {rows} | {' | '.join(cells)} |")
 
 
+def answer_queries(planner: Planner, today: date = date(2026, 11, 30)) -> list[str]:
+    """Every distinct SPARQL text the plans of the snapshot's generated questions run, in the order first run: the
+    queries a visitor sends to /sparql from an answer's "run this query"."""
+    seen: dict[str, None] = {}
+    for q in snapshot.questions(planner):
+        for run in planner.plan(q, today=today).sparql:
+            seen.setdefault(run.query, None)
+    return list(seen)
+
+
 def bench_plan(planner: Planner, rounds: int = 3, out: Callable[[str], None] = print, every: int = 1) -> None:
     """plan() over every generated snapshot question (or every `every`-th), after one warm-up round; times from
     plan.timing_ms."""

@@ -194,57 +194,67 @@ def bench_http(kb: Path, questions: list[str], seconds: int = 20, workers: int =
         )
 
 
-def bench_sparql(kb: Path, query: str, seconds: int = 15, workers: int = 2, connections: int = 32,
-                 rounds_n: int = 3, out: Callable[[str], None] = print) -> bool:  # fmt: skip
-    """/sparql and the native `oxigraph serve-read-only` on the same store and query, taking turns in one run.
-    Our server runs as deployed behind a proxy on this 2-core host (README: `serve --workers 2`,
-    SPARQL_WORKERS=1, the proxy's X-Forwarded-For trusted) with every other setting at its default; wrk's
-    requests come from CLIENTS addresses, so the per-client limits hold as they would for real visitors.
-    Requests per second count successful responses only; a round with any other response, or any socket
-    error, gives no ratio. False when any round had one."""
+def bench_sparql(kb: Path, workloads: dict[str, list[str]], seconds: int = 15, workers: int = 2,
+                 connections: int = 32, rounds_n: int = 3, out: Callable[[str], None] = print) -> bool:  # fmt: skip
+    """/sparql and the native `oxigraph serve-read-only` on the same store and queries, taking turns in one run:
+    for each workload (queries sent in rotation), `rounds_n` rounds of our server as deployed, our server with no
+    answers kept (SPARQL_CACHE_MB=0: every request runs its query), and the native server. Our server runs as
+    deployed behind a proxy on this 2-core host (README: `serve --workers 2`, SPARQL_WORKERS=1, the proxy's
+    X-Forwarded-For trusted) with every other setting at its default; wrk's requests come from CLIENTS
+    addresses, so the per-client limits hold as they would for real visitors. Requests per second count
+    successful responses only; a round with any other response, or any socket error, gives no ratio. False when
+    any round had one."""
     oxigraph = shutil.which("oxigraph") or str(Path(sys.executable).parent / "oxigraph")
     if shutil.which("wrk") is None or not Path(oxigraph).exists():
         raise RuntimeError("bench sparql needs wrk (apt-get install wrk) and the oxigraph wheel (pip install oxigraph)")
     native_port = free_port()
-    path = "/sparql?query=" + quote(query)
-    rounds: list[dict[str, dict[str, Any]]] = []
-    ours_name, native_name = "this app, /sparql", "oxigraph serve-read-only"
+    kept, unkept, native = "this app, /sparql", "this app, SPARQL_CACHE_MB=0", "oxigraph serve-read-only"
+    deployed = {"SPARQL_WORKERS": "1", "FORWARDED_ALLOW_IPS": "127.0.0.1"}
+    results: dict[str, list[dict[str, dict[str, Any]]]] = {}
     oxigraph_server = subprocess.Popen([oxigraph, "serve-read-only", "--location", str(kb / "store"), "--bind",
                                         f"127.0.0.1:{native_port}", "--union-default-graph"],
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
     try:
-        with app_server(kb, workers, SPARQL_WORKERS="1", FORWARDED_ALLOW_IPS="127.0.0.1") as (ours, _):
-            bases = {ours_name: ours, native_name: f"http://127.0.0.1:{native_port}"}
-            for base in bases.values():
-                wait_until_up(base + path)
-                _wrk(base, [path], 3, connections, CLIENTS)  # warm-up
-            for n in range(rounds_n):  # alternate which goes first: the machine's state drifts over a run
-                order = [ours_name, native_name] if n % 2 == 0 else [native_name, ours_name]
-                rounds.append({name: _wrk(bases[name], [path], seconds, connections, CLIENTS) for name in order})
+        with (app_server(kb, workers, **deployed) as (ours, _),
+              app_server(kb, workers, SPARQL_CACHE_MB="0", **deployed) as (ours_unkept, _)):  # fmt: skip
+            bases = {kept: ours, unkept: ours_unkept, native: f"http://127.0.0.1:{native_port}"}
+            for workload, queries in workloads.items():
+                paths = ["/sparql?query=" + quote(q) for q in queries]
+                for base in bases.values():
+                    wait_until_up(base + paths[0])
+                    _wrk(base, paths, 3, connections, CLIENTS)  # warm-up (our server keeps what it answers)
+                rounds = results.setdefault(workload, [])
+                for n in range(rounds_n):  # rotate which goes first: the machine's state drifts over a run
+                    order = list(bases)[n % 3 :] + list(bases)[: n % 3]
+                    rounds.append({name: _wrk(bases[name], paths, seconds, connections, CLIENTS) for name in order})
     finally:
         stop(oxigraph_server, 20)
-    out(f"wrk, {connections} connections from {CLIENTS} client addresses, {seconds} s each, the two servers taking "
+    out(f"wrk, {connections} connections from {CLIENTS} client addresses, {seconds} s each, the servers taking "
         f"turns on this machine ({os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f} at the end), {rounds_n} "
-        f"rounds; ours: `serve --workers {workers}`, SPARQL_WORKERS=1, behind a proxy, the rest defaults. "
-        "The query:\n")  # fmt: skip
-    out("```sparql\n" + query.strip() + "\n```\n")
-    out("| round | server | 2xx/s | p50 ms | p99 ms | responses by status | socket errors |")
-    out("|---|---|---|---|---|---|---|")
-    ratios: list[float | None] = []
-    for n, results in enumerate(rounds, start=1):
-        for name, r in results.items():
-            codes = ", ".join(f"{code}: {count}" for code, count in r["statuses"].items())
-            out(f"| {n} | {name} | {r['rps']:.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {codes} | "
-                f"{r['socket_errors']} |")  # fmt: skip
-        clean = all(r["errors"] == 0 for r in results.values())
-        ratios.append(results[ours_name]["rps"] / results[native_name]["rps"] if clean else None)
-    shown = ", ".join("no ratio (errors)" if r is None else f"{r:.2f}" for r in ratios)
-    valid = [r for r in ratios if r is not None]
-    if len(valid) < len(ratios):
-        out(f"\nratio (this app / native) per round: {shown}; NO MEDIAN: a round had errors")
-        return False
-    out(f"\nratio (this app / native) per round: {shown}; median {statistics.median(valid):.2f}")
-    return True
+        f"rounds; ours: `serve --workers {workers}`, SPARQL_WORKERS=1, behind a proxy, the rest defaults, and the "
+        "same with SPARQL_CACHE_MB=0 (every request runs its query).\n")  # fmt: skip
+    clean = True
+    for workload, rounds in results.items():
+        out(f"**{workload}** ({len(workloads[workload])} distinct queries in rotation)\n")
+        out("| round | server | 2xx/s | p50 ms | p99 ms | responses by status | socket errors |")
+        out("|---|---|---|---|---|---|---|")
+        for n, measured in enumerate(rounds, start=1):
+            for name, r in measured.items():
+                codes = ", ".join(f"{code}: {count}" for code, count in r["statuses"].items())
+                out(f"| {n} | {name} | {r['rps']:.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {codes} | "
+                    f"{r['socket_errors']} |")  # fmt: skip
+        for ours_name in (kept, unkept):
+            ratios = [m[ours_name]["rps"] / m[native]["rps"] if m[ours_name]["errors"] == m[native]["errors"] == 0
+                      else None for m in rounds]  # fmt: skip
+            shown = ", ".join("no ratio (errors)" if r is None else f"{r:.2f}" for r in ratios)
+            valid = [r for r in ratios if r is not None]
+            if len(valid) < len(ratios):
+                clean = False
+                out(f"\n{ours_name} / native per round: {shown}; NO MEDIAN: a round had errors")
+            else:
+                out(f"\n{ours_name} / native per round: {shown}; median {statistics.median(valid):.2f}")
+        out("")
+    return clean
 
 
 def bench_log(kb: Path, questions: list[str], seconds: int = 20, rounds_n: int = 3, workers: int = 2,

@@ -54,6 +54,12 @@ SETTINGS: dict[str, Setting] = {
         ),
         Setting("SPARQL_MAX_BODY", "65536", "Bytes a /sparql request body may have."),
         Setting(
+            "SPARQL_CACHE_MB",
+            "32",
+            "Megabytes of /sparql and console answers each web worker keeps for the build it serves, so a query "
+            "asked again is answered without running (none that calls NOW, RAND, UUID, STRUUID or BNODE); 0: none.",
+        ),
+        Setting(
             "SPARQL_CLIENT_LIMIT",
             "4",
             "Queries one client may have running or waiting at once, across every web worker; more get 429.",

@@ -172,6 +172,9 @@ class _Memo:
 
 
 _checked, _dataset_named = _Memo(1024), _Memo(1024)
+# the functions whose value changes from one run to the next, as a word anywhere in the text (in a string, an IRI
+# or a comment too: a query read wrongly here is only one not kept, never one kept wrongly)
+_UNREPEATABLE = re.compile(r"(?i)(?<![A-Za-z0-9_])(?:NOW|RAND|UUID|STRUUID|BNODE)(?![A-Za-z0-9_])")
 
 
 def names_its_dataset(text: str) -> bool:
@@ -182,6 +185,13 @@ def names_its_dataset(text: str) -> bool:
 
 def _names_its_dataset(text: str) -> bool:
     return any(kind == "word" and token.upper() == "FROM" for kind, token, _ in _tokens(text))
+
+
+def repeatable(text: str) -> bool:
+    """Whether running the query again on the same store gives the same answer: it calls none of the functions
+    whose value changes between runs (a blank node in a CONSTRUCT template is a new one each time, but the graph
+    is the same)."""
+    return _UNREPEATABLE.search(text) is None
 
 
 def check(query: str) -> None:

@@ -50,3 +50,25 @@ def test_a_result_too_big_for_the_buffer_is_written_row_by_row(monkeypatch: pyte
     by_rows = execute(store, request, {})
     assert (native.rows, native.truncated) == (by_rows.rows, by_rows.truncated) == (20, True)
     assert json.loads(native.body) == json.loads(by_rows.body)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        QUERY,
+        'SELECT ?type ?x WHERE { VALUES (?type ?x) { (1 "a{}") (UNDEF UNDEF) ("{\\"type\\":\\"x" <http://a>) } }',
+        'SELECT ?type WHERE { VALUES ?type { "x" <http://y> "{\\"type\\":\\"uri\\"}" } }',
+        'SELECT ?t WHERE { BIND(<<( <http://a> <http://b> "c" )>> AS ?t) }',
+        'SELECT ?l WHERE { VALUES ?l { "été"@fr "\\\\\\"{" "}{\\"" "{" "a{" "{}" "x{"@en } }',
+        'SELECT ?l ?m WHERE { VALUES (?l ?m) { ("{" "{") ("}" "{\\"type\\":\\"") } }',
+        "SELECT * WHERE {}",
+        "SELECT ?s WHERE { ?s ?p ?o FILTER(false) }",
+    ],
+)  # fmt: skip
+def test_the_rows_counted_without_parsing_are_the_rows_a_parser_reads(query: str) -> None:
+    """The row count of X-SPARQL-Rows is read off pyoxigraph's JSON without parsing it: rows with no binding,
+    strings holding braces and quotes, a variable named `type`, a triple term each count as a parser counts."""
+    result = _store(5).query(query)
+    assert isinstance(result, ox.QuerySolutions)
+    body, rows, truncated = native_json(result, cap=100) or (b"", -1, True)
+    assert rows == len(json.loads(body)["results"]["bindings"]) and not truncated

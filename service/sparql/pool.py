@@ -164,7 +164,10 @@ class Pool:
         if not waiting:
             self._idle.append(worker)
             return
-        chosen = min(waiting, key=lambda w: self._order(w, now))
+        # the waiters are in the order they came: the first whose client used less than a share comes first of all
+        # (the usual case, found without ranking the others)
+        first = next((w for w in waiting if self._order(w, now)[0] == 0), None)
+        chosen = first or min(waiting, key=lambda w: self._order(w, now))
         self._waiters.remove(chosen)
         chosen.granted.set_result(worker)
 
@@ -172,8 +175,8 @@ class Pool:
         """Stop running queries for waiting ones: each waiter, by rank, not yet covered by a query being stopped,
         stops the query of the heaviest client among those that ran their share and used `share` more."""
         share = self.limits.share
-        if share <= 0 or self._idle:
-            return
+        if share <= 0 or self._idle or not any(now - run.started >= share for run in self._runs if not run.stopping):
+            return  # (no query has run its share yet: none may be stopped, whoever waits)
         covered = sum(run.stopping for run in self._runs)
         for waiter in sorted(self._waiters, key=lambda w: self._order(w, now)):
             if covered > 0:

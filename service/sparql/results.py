@@ -109,6 +109,22 @@ class _Buffer:
         pass
 
 
+_HEAD = b'{"head":{"vars":['
+_UNSURE = (b"{}", b'{",', b'{"}', b'{"]', b'"type":"triple"')
+
+
+def _count(body: bytes) -> int | None:
+    """The rows of pyoxigraph's SPARQL JSON without parsing it, or None when this cannot be sure. Outside strings,
+    `{"` opens an object: the document, its head and its results three, each row one, each term one (`{"type":"`
+    opens a term; a variable named `type` opens its row with `{"type":{`). Inside a string a `"` is escaped, so
+    there `{"` is only a string that ends in `{`, whose closing quote a `,`, `}` or `]` follows, never a key. A
+    triple term nests objects and an empty row (`{}`) opens none: those, a string ending in `{`, and a `{}` inside
+    a string, which could be either, are left to the parser."""
+    if not body.startswith(_HEAD) or any(mark in body for mark in _UNSURE):
+        return None
+    return body.count(b'{"') - 3 - body.count(b'{"type":"')
+
+
 def native_json(solutions: ox.QuerySolutions, cap: int, budget: int = NATIVE_BUDGET) -> tuple[bytes, int, bool] | None:
     """SELECT results as SPARQL JSON by pyoxigraph, with the row count and whether they were cut at `cap`;
     None when they pass `budget` bytes (the caller runs the query again and writes it row by row)."""
@@ -118,6 +134,9 @@ def native_json(solutions: ox.QuerySolutions, cap: int, budget: int = NATIVE_BUD
     except _Full:
         return None
     body = b"".join(sink.parts)
+    count = _count(body)
+    if count is not None and count <= cap:
+        return body, count, False
     doc = json.loads(body)
     bindings = doc["results"]["bindings"]
     if len(bindings) <= cap:

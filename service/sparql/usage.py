@@ -6,9 +6,10 @@ client that used least first, stops a query of a client that used more for one t
 client whose use passed SPARQL_CLIENT_BUDGET until it has decayed below it.
 
 Uses are kept in BUCKETS records of (seconds, when), a client's record chosen by a keyed hash of its address, so
-no address is kept anywhere. `serve` gives its web workers one shared file of records (beside the client-slots
-file, service/web/limits.py), so a client's use counts across every worker; each record is updated under a
-byte-range lock. Without a file, the records are this process's own.
+no address is written anywhere (the places of the last few thousand clients' records are held in this process's
+memory, as the queries in flight hold their clients' addresses). `serve` gives its web workers one shared file
+of records (beside the client-slots file, service/web/limits.py), so a client's use counts across every worker;
+each record is updated under a byte-range lock. Without a file, the records are this process's own.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from pathlib import Path
 BUCKETS = 1 << 16  # clients share a record only by a keyed hash collision
 RECORD = struct.Struct("=dd")  # seconds used, and when they were counted (time.monotonic(): one clock per host)
 SIZE = BUCKETS * RECORD.size  # 1 MiB, sparse on disk
+OFFSETS_KEPT = 4096  # clients whose record's place is kept in memory (the addresses stay in this process only)
 
 
 class _Locked(AbstractContextManager[None]):
@@ -45,6 +47,7 @@ class Usage:
         self.budget = budget  # 0: no budget
         self._key = bytes.fromhex(key) if key else secrets.token_bytes(16)
         self._fd: int | None = None
+        self._offsets: dict[str, int] = {}  # the record of each client seen lately (the scheduler asks often)
         self._records: mmap.mmap | bytearray
         if path is None:
             self._records = bytearray(SIZE)
@@ -55,8 +58,14 @@ class Usage:
             self._records = mmap.mmap(self._fd, SIZE)
 
     def _offset(self, client: str) -> int:
-        digest = hashlib.blake2b(client.encode("utf-8", "replace"), key=self._key, digest_size=4).digest()
-        return int.from_bytes(digest, "big") % BUCKETS * RECORD.size
+        found = self._offsets.get(client)
+        if found is None:
+            digest = hashlib.blake2b(client.encode("utf-8", "replace"), key=self._key, digest_size=4).digest()
+            found = int.from_bytes(digest, "big") % BUCKETS * RECORD.size
+            if len(self._offsets) >= OFFSETS_KEPT:
+                self._offsets.clear()
+            self._offsets[client] = found
+        return found
 
     def _decayed(self, offset: int, now: float) -> float:
         used, when = RECORD.unpack_from(self._records, offset)

@@ -54,6 +54,7 @@ class Outcome:
     column: int | None = None
     headers: dict[str, str] = field(default_factory=dict)
     cut_by: str = ""  # what cut a truncated result: "rows" or "bytes"
+    cached: bool = False  # read from the answers kept for the build (service/sparql/cache.py), not run again
 
 
 @dataclass(frozen=True)

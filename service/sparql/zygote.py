@@ -246,13 +246,16 @@ class Worker:
             self.parent.send(req)
         except OSError:  # it died after its last answer (an abort while freeing memory): never ran this query
             raise WorkerGone from None
+        def expired() -> None:
+            if not stop.done():
+                stop.set_exception(QueryTimeout())
+
         loop.add_reader(fd, readable)
+        timer = loop.call_later(timeout, expired)
         try:
-            done, _ = await asyncio.wait({stop}, timeout=timeout)  # (wait_for could drop a cancellation: see pool.py)
-            if not done:
-                raise QueryTimeout
-            stop.result()  # Stopped, set on `stop` by the pool, passes through
+            await stop  # readable; or Stopped, set by the pool, or QueryTimeout, raised from here
         finally:
+            timer.cancel()
             loop.remove_reader(fd)
             os.set_blocking(fd, True)  # the loop made it non-blocking; the rest of a long answer is read in one go
         try:

@@ -33,7 +33,7 @@ from service.web.limits import ClientSlots
 from service.web.memory import FreezeLongLived
 from service.web.plans import new_cache
 from service.web.server import AccessLog
-from service.web.sparql import new_pool, open_endpoint, pool_source
+from service.web.sparql import new_pool, new_results, open_endpoint, pool_source
 from service.web.templating import TEMPLATES
 
 STATIC = Path(__file__).parent / "static"
@@ -79,6 +79,7 @@ class Served:
                 raise
             self.pool = pool.result()
         self.plans = new_cache(self.planner)
+        self.results = new_results()
         self.target = self.kb.path
         self.store_build: str | None = self.kb.digest  # the build the caches were filled from
 
@@ -90,6 +91,7 @@ class Served:
             return False
         self.store_build = held
         self.plans.clear()
+        self.results.clear()
         self.kb.catalog.keep_runs(self.kb.catalog.cache_size)
         return True
 
@@ -97,7 +99,7 @@ class Served:
         """Make this the build the app serves (one assignment after another, with no await between)."""
         state.served = self  # type: ignore[attr-defined]
         state.kb, state.planner, state.plans = self.kb, self.planner, self.plans  # type: ignore[attr-defined]
-        state.sparql_pool = self.pool  # type: ignore[attr-defined]
+        state.sparql_pool, state.sparql_results = self.pool, self.results  # type: ignore[attr-defined]
 
     def retire(self) -> None:
         self.pool.close()
@@ -153,8 +155,9 @@ def create_app(kb_path: Path | None = None) -> Starlette:
             app.state.qlog.close()
 
     routes = [
+        Route("/sparql", sparql.endpoint, methods=["GET", "POST", "OPTIONS"]),  # the busiest paths first: the
+        Route("/api/ask", api.ask, methods=["GET", "POST"]),  # router tries each route's pattern in this order
         Route("/", pages.home),
-        Route("/api/ask", api.ask, methods=["GET", "POST"]),
         Route("/api/preview", api.preview_endpoint),
         Route("/api/next", api.next_endpoint, methods=["POST"]),
         Route("/api/opened", api.opened_endpoint, methods=["POST"]),
@@ -170,7 +173,6 @@ def create_app(kb_path: Path | None = None) -> Starlette:
         Route("/robots.txt", wellknown.robots),
         Route("/healthz", pages.healthz),
         Route("/readyz", pages.readyz),
-        Route("/sparql", sparql.endpoint, methods=["GET", "POST", "OPTIONS"]),
         Route("/console", console.page_handler),
         Route("/console/vocabulary.json", console.vocabulary),
         Route("/-/misses", owner.misses_page),

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 from datetime import UTC, datetime
 from email.utils import format_datetime, parsedate_to_datetime
+from functools import lru_cache
 from pathlib import Path
 
 from starlette.datastructures import Headers, MutableHeaders
@@ -35,7 +36,7 @@ UNCACHED_QUERIES = {"/": ("q",), "/wiki/": ("q",)}  # a page with a question is 
 OWNER_PREFIX = "/-/"
 CORS = {
     "access-control-allow-origin": "*",
-    "access-control-expose-headers": "ETag, Link, X-SPARQL-Truncated, X-SPARQL-Rows",
+    "access-control-expose-headers": "ETag, Link, X-SPARQL-Truncated, X-SPARQL-Rows, X-SPARQL-Cache",
 }
 _DROPPED_ON_304 = ("content-length", "content-type", "content-encoding", "content-disposition")
 
@@ -64,6 +65,13 @@ def last_modified(built_at: str) -> datetime | None:
     return max(built, datetime.fromtimestamp(int(CODE_TIME), UTC))
 
 
+@lru_cache(maxsize=16)
+def _modified(built_at: str) -> tuple[datetime | None, str]:
+    """When a build's representations last changed, and that time as a Last-Modified header ("" when unknown)."""
+    changed = last_modified(built_at)
+    return changed, format_datetime(changed, usegmt=True) if changed is not None else ""
+
+
 def _not_modified_since(asked: str, changed: datetime) -> bool:
     try:
         since = parsedate_to_datetime(asked)
@@ -72,6 +80,7 @@ def _not_modified_since(asked: str, changed: datetime) -> bool:
     return since.tzinfo is not None and changed <= since
 
 
+@lru_cache(maxsize=256)
 def entity_tag(build: str, media: str) -> str:
     """The weak ETag of a representation: the build, the app's pages, the media type."""
     kind = hashlib.sha256(media.split(";", maxsplit=1)[0].strip().lower().encode()).hexdigest()[:6]
@@ -147,9 +156,9 @@ class PublicHeaders:
             return False
         tag = entity_tag(build, headers.get("content-type", ""))
         headers["etag"] = tag
-        changed = last_modified(str(getattr(kb, "manifest", {}).get("built_at", "")))
-        if changed is not None:
-            headers["last-modified"] = format_datetime(changed, usegmt=True)
+        changed, stamp = _modified(str(getattr(kb, "manifest", {}).get("built_at", "")))
+        if stamp:
+            headers["last-modified"] = stamp
         if "cache-control" not in headers:
             headers["cache-control"] = f"public, max-age={int(setting('CACHE_MAX_AGE'))}"
         request = Headers(scope=scope)

@@ -170,7 +170,7 @@ async def _run(request: Request, query: str) -> dict[str, Any]:
         return {"error": {"message": outcome.message, "line": outcome.line, "column": outcome.column}}
     formats = ["json", "xml", "csv", "tsv"] if "sparql-results" in outcome.media_type else ["ttl", "nt", "jsonld"]
     downloads = [(f, f"/sparql?query={quote(query, safe='')}&format={f}") for f in formats]
-    result: dict[str, Any] = {"ms": ms, "rows": outcome.rows, "truncated": outcome.truncated}
+    result: dict[str, Any] = {"ms": ms, "rows": outcome.rows, "truncated": outcome.truncated, "cached": outcome.cached}
     if outcome.media_type == "application/sparql-results+json":
         doc = json.loads(outcome.body)
         if "boolean" in doc:

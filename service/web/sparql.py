@@ -8,11 +8,11 @@ SERVICE are refused before anything runs; each query runs in a worker process ki
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import dataclasses
 import math
 from collections.abc import Coroutine
 from typing import Any
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import urlencode
 
 import pyoxigraph as ox
 from starlette.requests import Request
@@ -23,12 +23,14 @@ from service.config import setting
 from service.kb import KB
 from service.kb.layout import STORE_DIR
 from service.kb.remote import RemoteStore
+from service.sparql import cache, results
 from service.sparql import pool as workers
-from service.sparql import results
+from service.sparql.cache import Results
 from service.sparql.results import GRAPH_TYPES
 from service.sparql.usage import Usage
-from service.sparql_safety import Refused, check
+from service.sparql_safety import Refused, check, repeatable
 from service.vocab import GRAPH_DATA, GRAPH_INFERRED, GRAPH_ONTOLOGY, PREFIXES
+from service.web import form
 from service.web.errors import ApiError, error_body
 from service.web.inputs import read_body
 from service.web.limits import ClientSlots, shared_slots
@@ -59,7 +61,8 @@ ALIASES = {
     "rdf": "rdfxml", "rdf+xml": "rdfxml", "application/rdf+xml": "rdfxml",
 }  # fmt: skip
 FORMAT_PARAMS = ("format", "output")
-CORS = {"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "X-SPARQL-Truncated, X-SPARQL-Rows"}
+CORS = {"Access-Control-Allow-Origin": "*",
+        "Access-Control-Expose-Headers": "X-SPARQL-Truncated, X-SPARQL-Rows, X-SPARQL-Cache"}  # fmt: skip
 SD = "http://www.w3.org/ns/sparql-service-description#"
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
 
@@ -114,7 +117,7 @@ def requested_format(params: dict[str, list[str]]) -> str | None:
 async def _request_params(request: Request) -> dict[str, list[str]]:
     """Protocol parameters from the query string and, for POST, the body."""
     query_string = request.scope.get("query_string", b"")
-    params = parse_qs(_decode(query_string, None), keep_blank_values=True)
+    params = form.fields(_decode(query_string, None))
     if request.method != "POST":
         return params
     media, _, rest = request.headers.get("content-type", "").partition(";")
@@ -122,7 +125,7 @@ async def _request_params(request: Request) -> dict[str, list[str]]:
     charset = next((p.split("=", 1)[1].strip() for p in rest.split(";") if p.strip().startswith("charset=")), None)
     body = await read_body(request, int(setting("SPARQL_MAX_BODY")))
     if media == "application/x-www-form-urlencoded":
-        for key, values in parse_qs(_decode(body, charset), keep_blank_values=True).items():
+        for key, values in form.fields(_decode(body, charset)).items():
             params.setdefault(key, []).extend(values)
     elif media == "application/sparql-query":
         params.setdefault("query", []).append(_decode(body, charset))
@@ -143,20 +146,27 @@ async def _gone(request: Request) -> None:
 
 async def _unless_gone(request: Request, running: Coroutine[Any, Any, workers.Outcome]) -> workers.Outcome:
     """The query's outcome; or, when the client goes away first, the query stopped (its worker replaced, its
-    client slot freed) and a 499 for nobody: a closed tab or a client's timeout never leaves a query running."""
-    query = asyncio.ensure_future(running)
+    client slot freed) and a 499 for nobody: a closed tab or a client's timeout never leaves a query running. The
+    query runs in this task (no second task per request); the client's going cancels it where it waits."""
+    task = asyncio.current_task()
     gone = asyncio.ensure_future(_gone(request))
+    waiting = True
+
+    def leave(_: asyncio.Future[None]) -> None:
+        if waiting and task is not None and not gone.cancelled() and gone.exception() is None:
+            task.cancel()
+
+    gone.add_done_callback(leave)
     try:
-        await asyncio.wait({query, gone}, return_when=asyncio.FIRST_COMPLETED)
+        return await running
+    except asyncio.CancelledError:
+        if not (gone.done() and not gone.cancelled()) or task is None:
+            raise  # cancelled for another reason (the server stopping): not ours to turn into an answer
+        task.uncancel()
+        raise ApiError(499, "The client closed the connection before the query was answered.") from None
     finally:
+        waiting = False
         gone.cancel()
-        if not query.done():
-            query.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await query
-    if not query.done() or query.cancelled():
-        raise ApiError(499, "The client closed the connection before the query was answered.")
-    return query.result()
 
 
 async def run_query(
@@ -180,24 +190,29 @@ async def run_query(
         except ValueError:
             raise ApiError(400, f"{g!r} is not an IRI (default-graph-uri, named-graph-uri).") from None
     state = request.app.state
+    req = workers.Request(
+        query=query,
+        accept=accept,
+        default_graphs=default_graphs,
+        named_graphs=named_graphs,
+        row_cap=row_cap or int(setting("SPARQL_ROW_CAP")),
+        base_iri=str(request.url.replace(query="")),
+        max_bytes=int(setting("SPARQL_MAX_RESPONSE")),
+    )
+    kept: Results | None = getattr(state, "sparql_results", None)
+    digest = cache.key(req) if kept is not None and kept.max_bytes > 0 and repeatable(query) else None
+    if digest is not None and kept is not None and (found := kept.get(digest)) is not None:
+        return dataclasses.replace(found, cached=True)
     client = address(request)
     limits: ClientSlots = state.sparql_clients
     with limits.hold(client) as admitted:
         if not admitted:
             raise ApiError(429, f"At most {limits.limit} queries at once per client.", {"Retry-After": "1"})
         try:
-            return await _unless_gone(request, state.sparql_pool.run(
-                workers.Request(
-                    query=query,
-                    accept=accept,
-                    default_graphs=default_graphs,
-                    named_graphs=named_graphs,
-                    row_cap=row_cap or int(setting("SPARQL_ROW_CAP")),
-                    base_iri=str(request.url.replace(query="")),
-                    max_bytes=int(setting("SPARQL_MAX_RESPONSE")),
-                ),
-                client,
-            ))  # fmt: skip
+            outcome = await _unless_gone(request, state.sparql_pool.run(req, client))
+            if digest is not None and kept is not None:
+                kept.put(digest, outcome)
+            return outcome
         except workers.QueryTimeout:
             raise ApiError(503, f"The query ran longer than {setting('SPARQL_TIMEOUT')} s and was stopped.") from None
         except workers.Busy:
@@ -255,7 +270,8 @@ async def endpoint(request: Request) -> Response:
         body = error_body(outcome.status, outcome.message + where)
         body["error"] |= {"line": outcome.line, "column": outcome.column}
         return JSONResponse(body, status_code=outcome.status, headers=CORS)
-    headers = CORS | {"X-SPARQL-Rows": str(outcome.rows), "Vary": "Accept, Sec-Fetch-Dest"}
+    headers = CORS | {"X-SPARQL-Rows": str(outcome.rows), "X-SPARQL-Cache": "hit" if outcome.cached else "miss",
+                      "Vary": "Accept, Sec-Fetch-Dest"}  # fmt: skip
     if fmt and params.get("format"):
         headers["Content-Disposition"] = f'attachment; filename="results.{FORMATS[fmt][1]}"'
     if outcome.truncated:
@@ -366,3 +382,9 @@ def open_endpoint(state: object, store_dir: str, entity_base: str) -> None:
     """Start the worker pool and the per-client limits on an app's state (/sparql alone, without a KB)."""
     state.sparql_pool = new_pool(store_dir, entity_base)  # type: ignore[attr-defined]
     state.sparql_clients = ClientSlots(int(setting("SPARQL_CLIENT_LIMIT")))  # type: ignore[attr-defined]
+    state.sparql_results = new_results()  # type: ignore[attr-defined]
+
+
+def new_results() -> Results:
+    """The answers kept for one build (SPARQL_CACHE_MB per web worker; 0 keeps none)."""
+    return Results(int(float(setting("SPARQL_CACHE_MB")) * 1024 * 1024))

@@ -99,3 +99,34 @@ def test_a_running_server_serves_each_new_build_without_a_failed_request(tmp_pat
         assert last == newest != first
         assert len(served) >= 2  # the old builds, then the new ones, all answered
     shutil.rmtree(tmp_path / "kb.builds", ignore_errors=True)
+
+
+def test_an_answer_kept_by_sparql_is_never_served_for_a_newer_build(tmp_path: Path) -> None:
+    """/sparql keeps answers for the build it serves; once a new build with other data is served, the same query
+    is answered from the new store."""
+    root = tmp_path / "inputs"
+    root.mkdir()
+    copy_inputs(root, tiny=True)
+    kb = tmp_path / "kb"
+    _build(root, kb)
+    query = "SELECT ?label WHERE { ?w rdfs:label ?label FILTER(STRSTARTS(?label, 'Plotline')) }"
+    with serving(kb, tmp_path, workers=1, RELOAD_INTERVAL="0.5", KEEP_BUILDS="0") as base:
+
+        def labels() -> tuple[list[str], str]:
+            r = httpx.get(base + "/sparql", params={"query": query})
+            assert r.status_code == 200
+            return [b["label"]["value"] for b in r.json()["results"]["bindings"]], r.headers["x-sparql-cache"]
+
+        assert labels() == (["Plotline"], "miss")
+        assert labels() == (["Plotline"], "hit")
+        first = httpx.get(base + "/healthz").json()["built_at"]
+        time.sleep(1.1)  # built_at is to the second
+        works = root / "data" / "works.ttl"
+        works.write_text(works.read_text().replace('rdfs:label "Plotline" ;', 'rdfs:label "Plotline Two" ;'))
+        _build(root, kb)
+        deadline = time.monotonic() + 20
+        while httpx.get(base + "/healthz").json()["built_at"] == first and time.monotonic() < deadline:
+            time.sleep(0.3)
+        assert labels() == (["Plotline Two"], "miss")
+        assert labels() == (["Plotline Two"], "hit")
+    shutil.rmtree(tmp_path / "kb.builds", ignore_errors=True)

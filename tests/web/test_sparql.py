@@ -185,6 +185,52 @@ def test_more_concurrent_queries_than_the_limit_get_429(server: str) -> None:
     assert all(h == "1" for s, h in zip(statuses, headers, strict=True) if s == 429)
 
 
+def test_a_query_asked_again_is_answered_from_the_answers_kept_for_the_build(http: httpx.Client) -> None:
+    query = SELECT + "  # asked twice by this test"
+    first = http.get("/sparql", params={"query": query})
+    again = http.get("/sparql", params={"query": query})
+    assert (first.headers["x-sparql-cache"], again.headers["x-sparql-cache"]) == ("miss", "hit")
+    assert again.content == first.content and again.headers["x-sparql-rows"] == first.headers["x-sparql-rows"]
+    as_csv = http.get("/sparql", params={"query": query}, headers={"accept": "text/csv"})
+    assert as_csv.headers["x-sparql-cache"] == "miss" and as_csv.text.startswith("w,label")  # another format
+    exposed = http.get("/sparql", params={"query": query}).headers["access-control-expose-headers"]
+    assert "x-sparql-cache" in exposed.lower()
+    error = "SELECT * WHERE { ?s nope:p ?o }  # kept error"
+    assert [http.get("/sparql", params={"query": error}).status_code for _ in range(2)] == [400, 400]
+
+
+def test_a_query_whose_value_changes_between_runs_is_run_each_time(http: httpx.Client) -> None:
+    for query in ("SELECT (RAND() AS ?r) WHERE {}", "SELECT (STRUUID() AS ?r) WHERE {}",
+                  "SELECT ?r WHERE { BIND(now() AS ?r) }"):  # fmt: skip
+        answers = [http.get("/sparql", params={"query": query}) for _ in range(2)]
+        assert [a.headers["x-sparql-cache"] for a in answers] == ["miss", "miss"]
+    randoms = {http.get("/sparql", params={"query": "SELECT (RAND() AS ?r) WHERE {}"}).text for _ in range(3)}
+    assert len(randoms) == 3
+
+
+def test_a_kept_answer_needs_no_worker_while_the_client_runs_its_limit(server: str) -> None:
+    kept = "ASK { ?w pf:tier 1 }  # kept before the flood"
+    with httpx.Client(base_url=server, timeout=30) as c:
+        assert c.get("/sparql", params={"query": kept}).status_code == 200
+    statuses: list[int] = []
+
+    def death() -> None:
+        with httpx.Client(base_url=server, timeout=60) as c:
+            statuses.append(c.get("/sparql", params={"query": DEATH}).status_code)
+
+    threads = [threading.Thread(target=death) for _ in range(3)]  # the test server's limit per client is 3
+    for t in threads:
+        t.start()
+    time.sleep(0.5)
+    with httpx.Client(base_url=server, timeout=30) as c:
+        during = c.get("/sparql", params={"query": kept})
+        fresh = c.get("/sparql", params={"query": "ASK { ?w pf:tier 2 }  # not kept"})
+    for t in threads:
+        t.join()
+    assert during.status_code == 200 and during.headers["x-sparql-cache"] == "hit" and during.json()["boolean"]
+    assert fresh.status_code == 429 and statuses == [503, 503, 503]
+
+
 def test_every_shown_query_returns_the_answer_rows_over_http(http: httpx.Client, planner: Planner) -> None:
     suite = json.loads((ROOT / "tests" / "search-eval.json").read_text())
     checked = 0

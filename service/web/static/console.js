@@ -106,12 +106,13 @@
       }
       const rowsHeader = response.headers.get("x-sparql-rows");
       const truncated = response.headers.get("x-sparql-truncated");
+      const took = " · " + ms.toFixed(1) + " ms" + (response.headers.get("x-sparql-cache") === "hit" ? " (kept from an earlier run)" : "");
       if (type.includes("sparql-results+json")) {
         const doc = await response.json();
-        showResult(query, doc, ms, truncated);
+        showResult(query, doc, took, truncated);
         remember(query, doc.boolean !== undefined ? String(doc.boolean) : doc.results.bindings.length + " rows");
       } else {
-        showGraph(query, await response.text(), ms, rowsHeader, truncated);
+        showGraph(query, await response.text(), took, rowsHeader, truncated);
         remember(query, (rowsHeader || "?") + " triples");
       }
       status.textContent = "Done in " + (ms / 1000).toFixed(2) + " s";
@@ -166,14 +167,13 @@
     output.replaceChildren(el("section", { className: "console-result", "aria-labelledby": "result-heading" }, ...children));
   }
 
-  function showGraph(query, text, ms, rows, truncated) {
+  function showGraph(query, text, took, rows, truncated) {
     const pre = el("pre", { className: "turtle", tabIndex: 0 }, el("code", { textContent: text }));
-    section(heading((rows || "?") + " triples" + (truncated ? " (truncated)" : "") + " · " + ms.toFixed(1) + " ms"),
+    section(heading((rows || "?") + " triples" + (truncated ? " (truncated)" : "") + took),
             downloads(query, ["ttl", "nt", "jsonld"]), pre);
   }
 
-  function showResult(query, doc, ms, truncated) {
-    const took = " · " + ms.toFixed(1) + " ms";
+  function showResult(query, doc, took, truncated) {
     if (doc.boolean !== undefined) {
       const p = el("p", { className: "boolean", textContent: String(doc.boolean) });
       section(heading("ASK" + took), downloads(query, ["json", "xml", "csv", "tsv"]), p);
@@ -585,7 +585,7 @@
   }
   const servedResult = document.getElementById("served-result");
   if (servedResult) {  // the rows the server sent with the page, sortable and paged like any other
-    showResult(editor.value, JSON.parse(servedResult.textContent), Number(servedResult.dataset.ms),
+    showResult(editor.value, JSON.parse(servedResult.textContent), " · " + servedResult.dataset.ms + " ms" + (servedResult.dataset.cached ? " (kept from an earlier run)" : ""),
                servedResult.dataset.truncated ? "at " + JSON.parse(servedResult.textContent).results.bindings.length + " rows" : "");
   }
   window.folioConsole = { editor, run };  // for the browser tests and the curious
