@@ -105,6 +105,8 @@ def keywords(text: str) -> list[Token]:
 def star_order(text: str) -> list[str] | None:
     """For `SELECT *`, the variables in order of first appearance (what a reader expects as columns);
     None for any other projection."""
+    if "*" not in text:
+        return None  # (no `*`, no SELECT *: the text is not lexed)
     toks = [t for t in _cached_tokens(text) if t.kind not in ("space", "comment")]
     for i, t in enumerate(toks):
         if t.kind == "word" and t.text.upper() == "SELECT":
