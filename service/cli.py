@@ -244,7 +244,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
         return 0 if bench_attack(_kb_path(args).absolute(), requests=args.requests) else 1
     else:
-        bench_plan(_planner(args), rounds=args.rounds, every=args.every)
+        planner = _planner(args)
+        # QUERY_CACHE=N keeps the last N stored-query runs across questions, as a web worker does (0 unless set)
+        planner.engine.kb.catalog.keep_runs(int(os.environ.get("QUERY_CACHE", "0")))
+        bench_plan(planner, rounds=args.rounds, every=args.every)
     return 0
 
 

@@ -102,16 +102,18 @@ class Engine:
     meaning: Any = None  # meaning-based search when EMBEDDINGS_ENABLED (service/engine/meaning.py), else None
 
     @cached_property
-    def names_in_text(self) -> list[tuple[frozenset[str], re.Pattern[str], str]]:
+    def names_in_text(self) -> dict[str, list[tuple[frozenset[str], re.Pattern[str], str]]]:
         """(stems, pattern, IRI) of each thing but a person: its name as a passage writes it, in any case when it
-        has two words or more ("Widgeteer reasoner"), else only as written ("Widgeteer", not "widgeteer")."""
-        out = []
+        has two words or more ("Widgeteer reasoner"), else only as written ("Widgeteer", not "widgeteer"); filed
+        under the least of its stems, so that the names a question's words could hold are found without looking
+        at every thing (a name whose stems the question holds is filed under one of them)."""
+        out: dict[str, list[tuple[frozenset[str], re.Pattern[str], str]]] = defaultdict(list)
         for e in self.entities.values():
             own = frozenset(terms(e.label))
             if e.kind != "person" and own:
                 flags = re.IGNORECASE if len(own) >= 2 else 0
-                out.append((own, re.compile(rf"(?<!\w){re.escape(e.label)}(?!\w)", flags), e.iri))
-        return out
+                out[min(own)].append((own, re.compile(rf"(?<!\w){re.escape(e.label)}(?!\w)", flags), e.iri))
+        return dict(out)
 
     @classmethod
     def from_kb(cls, kb: KB) -> Engine:

@@ -197,7 +197,7 @@ class State:
         asked = set(self.q.terms)
         quoted = [r.text for r in self.read.items.values() if r.kind == "passage"]
         found: list[tuple[int, int, str]] = []
-        for own, pattern, iri in self.engine.names_in_text:
+        for own, pattern, iri in (named for term in asked for named in self.engine.names_in_text.get(term, ())):
             if own <= asked:
                 at = next(((n, m.start()) for n, text in enumerate(quoted) if (m := pattern.search(text))), None)
                 if at is not None:
