@@ -64,16 +64,19 @@ CLIENTS = 65536  # addresses bench sparql's requests come from (few enough in fl
 
 
 @contextmanager
-def app_server(kb: Path, workers: int = 2, **env: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """`python -m service serve` on a free loopback port until the block ends. Its question log goes to a
-    temporary database (a bench's traffic is not visitors'), unless `env` says where."""
+def app_server(kb: Path, workers: int = 2, *, root: Path = ROOT,
+               **env: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:  # fmt: skip
+    """`python -m service serve` on a free loopback port until the block ends (`root`: another checkout of the
+    engine, run with its own .venv). Its question log goes to a temporary database (a bench's traffic is not
+    visitors'), unless `env` says where."""
     port = free_port()
+    python = sys.executable if root == ROOT else str(root / ".venv" / "bin" / "python")
     with tempfile.TemporaryDirectory(prefix="folio-bench-") as scratch:
         environ = {**os.environ, "KB_DIR": str(kb), "LOG_DATABASE_URL": f"sqlite:///{scratch}/questions.sqlite3",
                    **env}  # fmt: skip
-        command = [sys.executable, "-m", "service", "serve", "--port", str(port), "--workers", str(workers),
+        command = [python, "-m", "service", "serve", "--port", str(port), "--workers", str(workers),
                    "--kb", str(kb)]  # fmt: skip
-        server = subprocess.Popen(command, cwd=ROOT, env=environ, stdout=subprocess.DEVNULL,
+        server = subprocess.Popen(command, cwd=root, env=environ, stdout=subprocess.DEVNULL,
                                   stderr=subprocess.DEVNULL)  # fmt: skip
         base = f"http://127.0.0.1:{port}"
         try:
@@ -194,6 +197,37 @@ def bench_http(kb: Path, questions: list[str], seconds: int = 20, workers: int =
         )
 
 
+def bench_ask_against(other: Path, questions: list[str], seconds: int = 15, rounds_n: int = 2, workers: int = 2,
+                      connections: int = 32, out: Callable[[str], None] = print) -> None:  # fmt: skip
+    """/api/ask of this engine and of another checkout (`other`, with its own .venv and var/kb) on the same
+    questions, in turns (old, new, new, old per round), each server fresh: unwarmed, every request planned
+    (PLAN_CACHE=0; stored-query runs kept as served), then warm (default caches, every question asked once before)."""
+    if shutil.which("wrk") is None:
+        raise RuntimeError("bench needs wrk: apt-get install wrk")
+    paths = [f"/api/ask?q={quote(q)}" for q in questions]
+    engines = {other.name: (other, other / "var" / "kb"), "this engine": (ROOT, ROOT / "var" / "kb")}
+    rows: list[tuple[str, str, dict[str, Any]]] = []
+    for n in range(rounds_n):
+        order = list(engines) if n % 2 == 0 else list(engines)[::-1]
+        for name in (*order, *order[::-1]):
+            root, kb = engines[name]
+            for mode, env in (("unwarmed (PLAN_CACHE=0)", {"PLAN_CACHE": "0"}), ("warm", {})):
+                with app_server(kb.resolve(), workers, root=root, **env) as (base, _):
+                    time.sleep(2)  # every worker up
+                    _wrk(base, paths[:200], 3, connections)  # warm-up: connections, imports
+                    if mode == "warm":
+                        _wrk(base, paths, max(10, len(paths) // 150), connections)
+                    rows.append((name, mode, _wrk(base, paths, seconds, connections)))
+    out(f"wrk, {connections} connections, {seconds} s each, {workers} uvicorn workers each, /api/ask rotating over "
+        f"{len(paths)} questions, engines in turns ({os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f} at the "
+        "end).\n")  # fmt: skip
+    out("| engine | caches | req/s | p50 ms | p99 ms | responses by status |")
+    out("|---|---|---|---|---|---|")
+    for name, mode, r in rows:
+        codes = ", ".join(f"{code}: {count}" for code, count in r["statuses"].items())
+        out(f"| {name} | {mode} | {r['rps']:.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {codes} |")
+
+
 def bench_sparql(kb: Path, workloads: dict[str, list[str]], seconds: int = 15, workers: int = 2,
                  connections: int = 32, rounds_n: int = 3, out: Callable[[str], None] = print) -> bool:  # fmt: skip
     """/sparql and the native `oxigraph serve-read-only` on the same store and queries, taking turns in one run:
@@ -209,14 +243,14 @@ def bench_sparql(kb: Path, workloads: dict[str, list[str]], seconds: int = 15, w
         raise RuntimeError("bench sparql needs wrk (apt-get install wrk) and the oxigraph wheel (pip install oxigraph)")
     native_port = free_port()
     kept, unkept, native = "this app, /sparql", "this app, SPARQL_CACHE_MB=0", "oxigraph serve-read-only"
-    deployed = {"SPARQL_WORKERS": "1", "FORWARDED_ALLOW_IPS": "127.0.0.1"}
     results: dict[str, list[dict[str, dict[str, Any]]]] = {}
     oxigraph_server = subprocess.Popen([oxigraph, "serve-read-only", "--location", str(kb / "store"), "--bind",
                                         f"127.0.0.1:{native_port}", "--union-default-graph"],
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
     try:
-        with (app_server(kb, workers, **deployed) as (ours, _),
-              app_server(kb, workers, SPARQL_CACHE_MB="0", **deployed) as (ours_unkept, _)):  # fmt: skip
+        with (app_server(kb, workers, SPARQL_WORKERS="1", FORWARDED_ALLOW_IPS="127.0.0.1") as (ours, _),
+              app_server(kb, workers, SPARQL_WORKERS="1", FORWARDED_ALLOW_IPS="127.0.0.1",
+                         SPARQL_CACHE_MB="0") as (ours_unkept, _)):  # fmt: skip
             bases = {kept: ours, unkept: ours_unkept, native: f"http://127.0.0.1:{native_port}"}
             for workload, queries in workloads.items():
                 paths = ["/sparql?query=" + quote(q) for q in queries]
