@@ -64,11 +64,17 @@ CLIENTS = 65536  # addresses bench sparql's requests come from (few enough in fl
 
 
 @contextmanager
-def app_server(kb: Path, workers: int = 2, *, root: Path = ROOT,
-               **env: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:  # fmt: skip
-    """`python -m service serve` on a free loopback port until the block ends (`root`: another checkout of the
-    engine, run with its own .venv). Its question log goes to a temporary database (a bench's traffic is not
-    visitors'), unless `env` says where."""
+def app_server(kb: Path, workers: int = 2, **env: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """`python -m service serve` of this checkout on a free loopback port until the block ends. Its question log
+    goes to a temporary database (a bench's traffic is not visitors'), unless `env` says where."""
+    with checkout_server(ROOT, kb, workers, env) as served:
+        yield served
+
+
+@contextmanager
+def checkout_server(root: Path, kb: Path, workers: int,
+                    env: dict[str, str]) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:  # fmt: skip
+    """`python -m service serve` of the checkout at `root` (another one runs with its own .venv)."""
     port = free_port()
     python = sys.executable if root == ROOT else str(root / ".venv" / "bin" / "python")
     with tempfile.TemporaryDirectory(prefix="folio-bench-") as scratch:
@@ -212,7 +218,7 @@ def bench_ask_against(other: Path, questions: list[str], seconds: int = 15, roun
         for name in (*order, *order[::-1]):
             root, kb = engines[name]
             for mode, env in (("unwarmed (PLAN_CACHE=0)", {"PLAN_CACHE": "0"}), ("warm", {})):
-                with app_server(kb.resolve(), workers, root=root, **env) as (base, _):
+                with checkout_server(root, kb.resolve(), workers, env) as (base, _):
                     time.sleep(2)  # every worker up
                     _wrk(base, paths[:200], 3, connections)  # warm-up: connections, imports
                     if mode == "warm":
