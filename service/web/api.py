@@ -12,12 +12,15 @@ from service.engine.followups import next_questions
 from service.engine.plan import Planner
 from service.web import paging
 from service.web.asked import new_answer_id, question_log, remember
+from service.web.encoded import Encoded, with_answer_id
 from service.web.errors import ApiError
 from service.web.generated import warm_meaning, with_fallback
 from service.web.inputs import body_json, clean_question, flag
 from service.web.openapi import spec as openapi_spec
 from service.web.plans import plan_for
 from service.web.strip import strip
+
+ENCODED = Encoded()  # this worker's encoded pages of the plans it keeps
 
 
 def planner_of(request: Request) -> Planner:
@@ -49,14 +52,15 @@ async def ask(request: Request) -> Response:
     plan = await with_fallback(request, plan_for(request, question, previous, trace=trace))
     page = paging.of(planner_of(request), plan, number, size)
     answer = new_answer_id(request)
-    body = plan.to_json() | {"results": [r.to_json() for r in page.results], "results_page": page.to_json()} | (
-        {"answer_id": answer} if answer else {})  # fmt: skip
+    encoded = ENCODED.page(plan, page.number, page.size, lambda: plan.to_json() | {
+        "results": [r.to_json() for r in page.results], "results_page": page.to_json()})  # fmt: skip
     links = []
     if request.method == "GET":
         params = {"q": question, "previous": previous, "per_page": doc.get("per_page"), "trace": doc.get("trace")}
         links = [f'<{page.link("/api/ask", params, n)}>; rel="{rel}"' for rel, n in
                  (("prev", page.number - 1), ("next", page.number + 1)) if 1 <= n <= page.pages]  # fmt: skip
-    response = JSONResponse(body, headers={"Link": ", ".join(links)} if links else None)
+    response = Response(with_answer_id(encoded, answer), media_type="application/json",
+                        headers={"Link": ", ".join(links)} if links else None)  # fmt: skip
     return remember(request, response, plan, "api", answer)
 
 

@@ -24,6 +24,7 @@ from service import engine
 from service.config import setting
 from service.errors import FolioError
 from service.kb import KB, default_kb_path
+from service.model_settings import Settings
 from service.questionlog import open_log
 from service.web import api, console, lab, linkeddata, owner, pages, sparql, wellknown
 from service.web.caching import PublicHeaders
@@ -140,6 +141,7 @@ def create_app(kb_path: Path | None = None) -> Starlette:
         Served(path).install(app.state)
         app.state.sparql_clients = ClientSlots(int(setting("SPARQL_CLIENT_LIMIT")))
         app.state.qlog = open_log()
+        app.state.model_settings = Settings.load()  # the fallback's settings, read once per worker
         # The KB and engine are hundreds of thousands of long-lived objects; a full garbage collection
         # walking them all stalls every request queued on this worker. Freeze them out of the collector.
         gc.collect()

@@ -18,7 +18,7 @@ from service.web.sparql import run_query
 
 
 async def with_fallback(request: Request, plan: Plan) -> Plan:
-    settings = Settings.load()
+    settings: Settings = getattr(request.app.state, "model_settings", None) or Settings.load()  # (read at start)
     if not settings.enabled or not run.eligible(plan):
         return plan
 

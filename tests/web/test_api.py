@@ -26,6 +26,19 @@ def test_ask_get_and_post_return_the_same_plan(http: httpx.Client) -> None:
     assert stable(got) == stable(posted)
 
 
+def test_an_answer_asked_again_is_the_same_but_for_its_own_id(http: httpx.Client) -> None:
+    """The JSON of a kept plan's page is encoded once (service/web/encoded.py): each response still gets its own
+    answer id, as the last member of a valid document, and each page its own results."""
+    params = {"q": "Python projects", "per_page": "3"}
+    first, again = (http.get("/api/ask", params=params) for _ in range(2))
+    one, two = first.json(), again.json()
+    assert one["answer_id"] != two["answer_id"] and list(one)[-1] == "answer_id"
+    assert {k: v for k, v in one.items() if k != "answer_id"} == {k: v for k, v in two.items() if k != "answer_id"}
+    assert first.headers["content-type"] == "application/json"
+    second = http.get("/api/ask", params=params | {"page": "2"}).json()
+    assert second["results_page"]["page"] == 2 and second["results"] != one["results"]
+
+
 def test_ask_with_previous_question(http: httpx.Client) -> None:
     plan = http.post("/api/ask", json={"question": "what is its stack?", "previous": "tell me about Lantern"}).json()
     assert plan["route"] == "stack" and plan["previous"] == "tell me about Lantern"
