@@ -53,7 +53,8 @@ async def ask(request: Request) -> Response:
     page = paging.of(planner_of(request), plan, number, size)
     answer = new_answer_id(request)
     encoded = ENCODED.page(plan, page.number, page.size, lambda: plan.to_json() | {
-        "results": [r.to_json() for r in page.results], "results_page": page.to_json()})  # fmt: skip
+        "results": [r.to_json() for r in page.results], "results_page": page.to_json()},
+        keep=bool(request.app.state.plans.size) and not trace)  # fmt: skip
     links = []
     if request.method == "GET":
         params = {"q": question, "previous": previous, "per_page": doc.get("per_page"), "trace": doc.get("trace")}
