@@ -60,7 +60,7 @@ _TOKEN = re.compile(
 # Where the grammar could read an IRI: a `<` up to the next `>` with no space inside. A superset of what
 # Oxigraph accepts (it also checks the IRI), so every real reading is among those followed.
 _IRI = re.compile(r"<[^>\x00-\x20]*>")
-_ONE_READING = re.compile(r"(?P<iri><[^>\x00-\x20]*>)|" + _TOKEN.pattern, re.VERBOSE | re.DOTALL)  # an IRI first
+_ONE_READING = re.compile(f"(?P<iri>{_IRI.pattern})|{_TOKEN.pattern}", re.VERBOSE | re.DOTALL)  # an IRI first
 _SERVICE = re.compile(r"(?i)service")
 _FROM = re.compile(r"(?i)from")
 _MAY_UPDATE = re.compile("(?i)" + "|".join(sorted(UPDATE)))  # the letters of some update keyword, anywhere

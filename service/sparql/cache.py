@@ -11,7 +11,6 @@ recently used dropped past `max_bytes`. Never kept: a query that calls NOW(), RA
 from __future__ import annotations
 
 import hashlib
-import threading
 from collections import OrderedDict
 
 from service.sparql.worker import Outcome, Request
@@ -35,44 +34,37 @@ def _size(outcome: Outcome) -> int:
 
 
 class Results:
-    """A least-recently-used map from a request's digest to its outcome, bounded in bytes."""
+    """A least-recently-used map from a request's digest to its outcome, bounded in bytes (0: keeps nothing). Used
+    from the event loop only."""
 
     def __init__(self, max_bytes: int, max_entry: int | None = None) -> None:
         self.max_bytes = max_bytes
         self.max_entry = max_bytes // 16 if max_entry is None else max_entry
         self.bytes = 0
-        self.hits = self.misses = 0
         self._kept: OrderedDict[bytes, Outcome] = OrderedDict()
-        self._lock = threading.Lock()  # (the event loop is the only user; a thread that reads /healthz is safe too)
 
     def get(self, digest: bytes) -> Outcome | None:
-        with self._lock:
-            found = self._kept.get(digest)
-            if found is None:
-                self.misses += 1
-                return None
+        found = self._kept.get(digest)
+        if found is not None:
             self._kept.move_to_end(digest)
-            self.hits += 1
-            return found
+        return found
 
     def put(self, digest: bytes, outcome: Outcome) -> None:
         size = _size(outcome)
         if outcome.status not in KEPT_STATUSES or size > self.max_entry:
             return
-        with self._lock:
-            old = self._kept.pop(digest, None)
-            if old is not None:
-                self.bytes -= _size(old)
-            self._kept[digest] = outcome
-            self.bytes += size
-            while self.bytes > self.max_bytes and self._kept:
-                _, dropped = self._kept.popitem(last=False)
-                self.bytes -= _size(dropped)
+        old = self._kept.pop(digest, None)
+        if old is not None:
+            self.bytes -= _size(old)
+        self._kept[digest] = outcome
+        self.bytes += size
+        while self.bytes > self.max_bytes and self._kept:
+            _, dropped = self._kept.popitem(last=False)
+            self.bytes -= _size(dropped)
 
     def clear(self) -> None:
-        with self._lock:
-            self._kept.clear()
-            self.bytes = 0
+        self._kept.clear()
+        self.bytes = 0
 
     def __len__(self) -> int:
         return len(self._kept)

@@ -199,9 +199,9 @@ async def run_query(
         base_iri=str(request.url.replace(query="")),
         max_bytes=int(setting("SPARQL_MAX_RESPONSE")),
     )
-    kept: Results | None = getattr(state, "sparql_results", None)
-    digest = cache.key(req) if kept is not None and kept.max_bytes > 0 and repeatable(query) else None
-    if digest is not None and kept is not None and (found := kept.get(digest)) is not None:
+    kept: Results = state.sparql_results
+    digest = cache.key(req) if kept.max_bytes > 0 and repeatable(query) else None
+    if digest is not None and (found := kept.get(digest)) is not None:
         return dataclasses.replace(found, cached=True)
     client = address(request)
     limits: ClientSlots = state.sparql_clients
@@ -210,7 +210,7 @@ async def run_query(
             raise ApiError(429, f"At most {limits.limit} queries at once per client.", {"Retry-After": "1"})
         try:
             outcome = await _unless_gone(request, state.sparql_pool.run(req, client))
-            if digest is not None and kept is not None:
+            if digest is not None:
                 kept.put(digest, outcome)
             return outcome
         except workers.QueryTimeout:
