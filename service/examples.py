@@ -68,7 +68,7 @@ class Examples:
 
     def values(self, query: StoredQuery, raw: Mapping[str, Any], entity_base: str) -> dict[str, object]:
         def named(k: str) -> bool:
-            return k in query.params and query.params[k].type == "string"
+            return k in query.params and query.params[k].type in ("string", "key")
 
         resolved = {k: self._resolve(v, named(k)) if isinstance(v, str) and v.startswith("@") else v
                     for k, v in raw.items()}  # fmt: skip

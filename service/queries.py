@@ -31,7 +31,7 @@ from service.vocab import PF, XSD
 if TYPE_CHECKING:
     from service.kb.store import AnyStore
 
-PARAM_TYPES = ("iri", "string", "date", "integer", "decimal", "boolean")
+PARAM_TYPES = ("iri", "string", "key", "date", "integer", "decimal", "boolean")
 _HEADER = re.compile(r"^#\s*(title|description|param)\s*:\s*(.*)$")
 _PARSE_POSITION = re.compile(r"error at (\d+):(\d+)")
 _EXPECTED = re.compile(r"\[[^\]]*\]|\"(?:[^\"\\]|\\.)*\"|[^,]+")  # a character class, a quoted token, or a word
@@ -342,6 +342,11 @@ class Catalog(Mapping[str, StoredQuery]):
         return run
 
 
+def name_key(name: str) -> str:
+    """A name as a `key` parameter is filled, and as the build writes `pf:nameKey` (service/kb/keys.py)."""
+    return name.lower()
+
+
 def _term(param: Param, value: object, known: Callable[[str], bool]) -> ox.NamedNode | ox.Literal:
     kind = param.type
     if kind == "iri":
@@ -351,10 +356,10 @@ def _term(param: Param, value: object, known: Callable[[str], bool]) -> ox.Named
         if not known(iri) and not _SAFE_URL.match(iri):
             raise ValueError(f"{iri!r} is neither an entity of this KB nor an http(s) URL")
         return ox.NamedNode(iri)
-    if kind == "string":
+    if kind in ("string", "key"):  # a key: a name as pf:nameKey holds it, in lower case
         if not isinstance(value, str):
             raise TypeError("expected text")
-        return ox.Literal(value)
+        return ox.Literal(value if kind == "string" else name_key(value))
     if kind == "date":
         day = value if isinstance(value, date) else date.fromisoformat(str(value))
         return ox.Literal(day.isoformat(), datatype=ox.NamedNode(XSD + "date"))

@@ -115,6 +115,8 @@ ROUTES: list[tuple[str, dict[str, Any], str, list[str], int]] = [
         ["Ask Ines", "Tessera", "Quillon Search", "Tidewise"],
         20,  # the first 20 (LIMIT): key works first
     ),
+    ("key-works-using-category", {"category": PF + "Database"}, "work",
+     ["Ask Ines", "Tessera", "Quillon Search", "Tidewise", "Transit Pulse", "Sparqlette"], 6),
     ("works-with-both", {"first": ID + "Rust", "second": ID + "WebAssembly"}, "work", [], 3),
     (
         "works-with-all-three",
@@ -196,6 +198,8 @@ def test_absent_technology_has_no_rows_but_a_known_one_does(demo_kb: KB) -> None
     assert demo_kb.catalog.run("works-using-skill-named", {"name": "Scala"}).rows == []
     rows = demo_kb.catalog.run("works-using-skill-named", {"name": "golang"}).rows  # an alternative label, any case
     assert rows and {r["skill"].label for r in rows} == {"Go"}
+    shouted = demo_kb.catalog.run("works-using-skill-named", {"name": "RuSt"})  # filled in lower case, as keys are
+    assert len(shouted.rows) >= 20 and '"rust"' in shouted.query
 
 
 def test_compare_says_what_is_shared(demo_kb: KB) -> None:

@@ -55,11 +55,13 @@ def pivot(st: State) -> bool:
     _, many = st.engine.category_label(category)
     evidence = st.run("absent_evidence", {"name": absent.label})
     skills = st.run("category_skills", {"category": category})
-    works = st.run("category_works", {"category": category})
+    # the key works in the category, from a query bounded by the key works; the first of the rest only without one
+    works = st.run("category_key_works", {"category": category})
+    keys = [i for i in column_iris(works, "work") if i in st.engine.entities]
+    if not keys:
+        works = st.run("category_works", {"category": category})
     used = [r for r in skills.rows if int(r["works"].value) > 0][:3]
-    all_works = column_iris(works, "work")
-    keys = [i for i in all_works if st.engine.entities.get(i) and st.engine.entities[i].tier == 1]
-    st.listed = keys or all_works
+    st.listed = keys or column_iris(works, "work")
     st.plan.route = "pivot"
     st.exact = True
     st.tell("pivot.none", st.read_query(evidence, f"{len(evidence.rows)} rows"), name=absent.label)

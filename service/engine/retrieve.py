@@ -13,10 +13,11 @@ Heading words count as coverage; a lead passage loses a tie to a specific sectio
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
 from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import overload
@@ -311,19 +312,20 @@ def search_articles(
         for doc, found in held_by.items():
             if found >= 2:
                 scores[doc] = scores.get(doc, 0.0) + share * found
-    # each article's passages best first (leads after sections on a tie, then by position): one sort for all
-    ranked_docs = sorted(scores, key=index.order.__getitem__)
-    ranked_docs.sort(key=scores.__getitem__, reverse=True)  # stable: ties keep the order above
     article_of = index.article_of
-    by_article: dict[str, list[int]] = defaultdict(list)
-    for doc in ranked_docs:
-        by_article[article_of[doc]].append(doc)
     in_title: Counter[str] = Counter()
     for term, n in Counter(query).items():
         for name in index.title_articles.get(term, ()):
             in_title[name] += n
-    partial = []
     rest_share, title_bonus = weights["rest_share"], weights["title_bonus"]
+    contending = _contenders(scores, article_of, in_title, rest_share, title_bonus, limit, weights["coverage_bonus"])
+    # each article's passages best first (leads after sections on a tie, then by position): one sort for all
+    ranked_docs = sorted(contending, key=index.order.__getitem__)
+    ranked_docs.sort(key=scores.__getitem__, reverse=True)  # stable: ties keep the order above
+    by_article: dict[str, list[int]] = defaultdict(list)
+    for doc in ranked_docs:
+        by_article[article_of[doc]].append(doc)
+    partial = []
     for name, ranked in by_article.items():
         rest = sum(map(scores.__getitem__, ranked[1:]))
         score = scores[ranked[0]] + rest_share * rest + title_bonus * in_title[name]
@@ -343,6 +345,27 @@ def search_articles(
                                passages))  # fmt: skip
     hits.sort(key=lambda h: (-h.score, h.article))
     return hits[:limit]
+
+
+def _contenders(scores: dict[int, float], article_of: Sequence[str], in_title: Mapping[str, int], rest_share: float,
+                title_bonus: float, limit: int, coverage_bonus: float) -> Iterable[int]:  # fmt: skip
+    """The passages of the articles that could be among the first `limit`: a common word of the question scores
+    thousands of passages in a large wiki, and only these are sorted and grouped. An article's score is summed
+    here in any order, so the bar is lowered by a margin far above the rounding of those sums."""
+    if len(scores) <= 4 * limit:
+        return scores
+    best: dict[str, float] = {}
+    total: dict[str, float] = defaultdict(float)
+    for doc, score in scores.items():
+        name = article_of[doc]
+        total[name] += score
+        if score > best.get(name, -1.0):
+            best[name] = score
+    if len(best) <= limit:
+        return scores
+    approx = {name: b + rest_share * (total[name] - b) + title_bonus * in_title[name] for name, b in best.items()}
+    bar = heapq.nlargest(limit, approx.values())[-1] - coverage_bonus - 1e-6
+    return [doc for doc in scores if approx[article_of[doc]] >= bar]
 
 
 def best_passage_for(

@@ -11,7 +11,8 @@ from service.kb import KB
 from service.kb.rdf import GRAPH_DATA, GRAPH_INFERRED
 
 ID = "https://inescalder.example/id/"
-PREFIXES = "PREFIX pf: <https://folio.example/ns#> PREFIX id: <https://inescalder.example/id/> "
+PREFIXES = ("PREFIX pf: <https://folio.example/ns#> PREFIX id: <https://inescalder.example/id/> "
+            "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> ")
 
 
 def rows(kb: KB, query: str) -> list[tuple[str, ...]]:
@@ -84,6 +85,13 @@ def test_inferred_triples_are_kept_apart(demo_kb: KB) -> None:
     assert stated == 0 and inferred > 0
     # owlrl's noise is filtered: no reflexive sameAs, no literal-typed junk
     assert count(demo_kb, f"GRAPH <{GRAPH_INFERRED}> {{ ?x <http://www.w3.org/2002/07/owl#sameAs> ?x }}") == 0
+
+
+def test_every_name_of_a_skill_is_kept_in_lower_case_for_lookups(demo_kb: KB) -> None:
+    keys = {k for (k,) in rows(demo_kb, f"SELECT ?k WHERE {{ GRAPH <{GRAPH_INFERRED}> {{ id:Go pf:nameKey ?k }} }}")}
+    assert {"go", "golang", "go language"} == keys  # its label and its other names
+    assert count(demo_kb, "?x a pf:Skill ; pf:nameKey ?k") == count(demo_kb, "?x a pf:Skill ; rdfs:label ?l")
+    assert count(demo_kb, "?x pf:nameKey ?k FILTER NOT EXISTS { ?x a pf:Skill }") == 0  # only skills'
 
 
 def test_nothing_private_in_the_graph(demo_kb: KB) -> None:
