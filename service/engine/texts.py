@@ -55,15 +55,13 @@ def explain(st: State) -> bool:
     hit = _own_passage(st, joining) if joining is not None else best_passage(st, part)
     if hit is None:
         return False
-    top = st.hits[0].best if st.hits else None
     margin = float(st.engine.weights["article"]["other_article_margin"])
-    if (
-        top is not None
-        and joining is None  # the work joining the names is what the question is about, whatever else says more
-        and top.passage.article != hit.passage.article
-        and _support(st, top) >= _support(st, hit) + margin
-    ):
-        hit = top  # "why did Acme switch to OpenSearch": the migration's own article holds more of the question
+    # the work joining the names is what the question is about, whatever else says more; a passage holding more
+    # than all but the margin of the question cannot be outdone by it, and the site is not searched for one
+    if joining is None and (support := _support(st, hit)) + margin <= 1.0 and st.hits:
+        top = st.hits[0].best
+        if top.passage.article != hit.passage.article and _support(st, top) >= support + margin:
+            hit = top  # "why did Acme switch to OpenSearch": the migration's own article holds more of the question
     about = st.engine.by_name.get(hit.passage.article)
     if hit.passage.kind == "lead" and not st.q.has("naming"):  # a how or why question is not answered by an
         # overview, when a section says it: how, only in the article of the thing named (not of a part's whole)
