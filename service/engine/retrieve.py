@@ -13,17 +13,17 @@ Heading words count as coverage; a lead passage loses a tie to a specific sectio
 
 from __future__ import annotations
 
-import heapq
 import itertools
 import math
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import overload
 
 from whoosh.index import Index
 
+from service.engine.bounds import ArticleBounds
 from service.kb.wiki import Passage
 from service.text import sentences, terms
 
@@ -199,6 +199,8 @@ class PassageIndex(Bm25):
             self.order[doc] = place
         self.leads = {p.article: p for p in self.docs if p.kind == "lead"}
         self.bigrams = [frozenset(itertools.pairwise(seq)) for seq in (terms(p.text) for p in self.docs)]
+        self.bounds = ArticleBounds(self.article_of, self.term_articles,
+                                    lambda term: self._scores(term, self.postings.get(term, {})))  # fmt: skip
         self._said: dict[int, list[tuple[str, frozenset[str]]]] = {}
 
     def passage_terms(self, passage: Passage) -> set[str]:
@@ -247,6 +249,11 @@ def _postings(reader: object, term: str) -> dict[int, int]:
     return out
 
 
+# a search across the site whose words are in more passages than this scores only the passages of the articles
+# that could be among the first (service/engine/bounds.py); below it, every passage holding a word
+_BOUNDED_FROM = 200
+
+
 def search_articles(
     index: PassageIndex,
     query: Sequence[str],
@@ -267,12 +274,38 @@ def search_articles(
         for syn in synonyms.get(term, ()):
             weighted.setdefault(syn, weights["synonym_weight"])
     own = index.article_docs.get(article or "", []) if article is not None else None
-    scores = index.bm25(weighted, own)
-    for a, b in itertools.pairwise(query):  # words side by side in a passage ("weather station") count extra
+    side_by_side = []  # words side by side in a passage ("weather station") count extra
+    for a, b in itertools.pairwise(query):
         with_a, with_b = index.postings.get(a, {}), index.postings.get(b, {})
         together = with_a.keys() & with_b.keys() if own is None else [d for d in own if d in with_a and d in with_b]
-        for doc in together:
-            if doc in scores and (a, b) in index.bigrams[doc]:
+        side_by_side.append([doc for doc in together if (a, b) in index.bigrams[doc]])
+    # across articles, a section whose heading holds two or more of the query's words -> how many
+    held_by: dict[int, int] = {}
+    if article is None and len(query) > 1:
+        sets = [set().union(*(index.section_docs.get(w, ()) for w in (t, *synonyms.get(t, ())))) for t in query]
+        two = set().union(*(a & b for a, b in itertools.combinations(sets, 2)))
+        held_by = {d: sum(d in s for s in sets) for d in two}
+    in_title: Counter[str] = Counter()
+    for term, n in Counter(query).items():
+        for name in index.title_articles.get(term, ()):
+            in_title[name] += n
+    heading_share = float(weights.get("section_heading_bonus", 0.0))
+    among = own
+    if own is None and sum(len(index.postings.get(t, ())) for t in weighted) > _BOUNDED_FROM:
+        gained: dict[int, float] = defaultdict(float)
+        for pair in side_by_side:
+            for doc in pair:
+                gained[doc] += weights["phrase_bonus"]
+        for doc, found in held_by.items():
+            if found >= 2:
+                gained[doc] += heading_share * found
+        names = index.bounds.contenders(weighted, query, synonyms, index.weight, gained, in_title, weights, limit)
+        if names is not None:  # only the passages of the articles that could be among the first `limit`
+            among = [doc for name in names for doc in index.article_docs[name]]
+    scores = index.bm25(weighted, among)
+    for pair in side_by_side:
+        for doc in pair:
+            if doc in scores:
                 scores[doc] += weights["phrase_bonus"]
     if article is not None:  # inside one article, a section whose heading holds a query word is about it
         top_score = max(scores.values(), default=0.0)
@@ -304,23 +337,15 @@ def search_articles(
             bonus += cue * (cue_bonus + (cue_share * top_score if held.get(doc) == most else 0.0))
             if bonus:
                 scores[doc] = scores.get(doc, 0.0) + bonus
-    elif len(query) > 1:  # across articles, a section headed with the question's words ("Why she went independent")
-        share = float(weights.get("section_heading_bonus", 0.0))
-        held_by: Counter[int] = Counter()  # a section -> how many of the query's words its heading holds
-        for t in query:
-            held_by.update({d for w in (t, *synonyms.get(t, ())) for d in index.section_docs.get(w, ())})
+    else:  # across articles, a section headed with the question's words ("Why she went independent")
+        kept = None if among is None else set(among)
         for doc, found in held_by.items():
-            if found >= 2:
-                scores[doc] = scores.get(doc, 0.0) + share * found
+            if found >= 2 and (kept is None or doc in kept):
+                scores[doc] = scores.get(doc, 0.0) + heading_share * found
     article_of = index.article_of
-    in_title: Counter[str] = Counter()
-    for term, n in Counter(query).items():
-        for name in index.title_articles.get(term, ()):
-            in_title[name] += n
     rest_share, title_bonus = weights["rest_share"], weights["title_bonus"]
-    contending = _contenders(scores, article_of, in_title, rest_share, title_bonus, limit, weights["coverage_bonus"])
     # each article's passages best first (leads after sections on a tie, then by position): one sort for all
-    ranked_docs = sorted(contending, key=index.order.__getitem__)
+    ranked_docs = sorted(scores, key=index.order.__getitem__)
     ranked_docs.sort(key=scores.__getitem__, reverse=True)  # stable: ties keep the order above
     by_article: dict[str, list[int]] = defaultdict(list)
     for doc in ranked_docs:
@@ -345,27 +370,6 @@ def search_articles(
                                passages))  # fmt: skip
     hits.sort(key=lambda h: (-h.score, h.article))
     return hits[:limit]
-
-
-def _contenders(scores: dict[int, float], article_of: Sequence[str], in_title: Mapping[str, int], rest_share: float,
-                title_bonus: float, limit: int, coverage_bonus: float) -> Iterable[int]:  # fmt: skip
-    """The passages of the articles that could be among the first `limit`: a common word of the question scores
-    thousands of passages in a large wiki, and only these are sorted and grouped. An article's score is summed
-    here in any order, so the bar is lowered by a margin far above the rounding of those sums."""
-    if len(scores) <= 4 * limit:
-        return scores
-    best: dict[str, float] = {}
-    total: dict[str, float] = defaultdict(float)
-    for doc, score in scores.items():
-        name = article_of[doc]
-        total[name] += score
-        if score > best.get(name, -1.0):
-            best[name] = score
-    if len(best) <= limit:
-        return scores
-    approx = {name: b + rest_share * (total[name] - b) + title_bonus * in_title[name] for name, b in best.items()}
-    bar = heapq.nlargest(limit, approx.values())[-1] - coverage_bonus - 1e-6
-    return [doc for doc in scores if approx[article_of[doc]] >= bar]
 
 
 def best_passage_for(
