@@ -23,10 +23,16 @@ _SLACK = 1e-6  # far above the rounding of sums taken in another order, far belo
 
 
 class ArticleBounds:
-    def __init__(self, article_of: Sequence[str], term_articles: Mapping[str, set[str]],
-                 scores: Callable[[str], Mapping[int, float]]) -> None:  # fmt: skip
+    def __init__(
+        self,
+        article_of: Sequence[str],
+        term_articles: Mapping[str, set[str]],
+        section_docs: Mapping[str, set[int]],
+        scores: Callable[[str], Mapping[int, float]],
+    ) -> None:
         """`article_of`: each passage's article; `term_articles`: a word -> the articles holding it anywhere (the
-        coverage's sets); `scores(word)`: the word's BM25 score in each passage holding it, at weight 1."""
+        coverage's sets); `section_docs`: a word -> the passages whose own section heading holds it;
+        `scores(word)`: the word's BM25 score in each passage holding it, at weight 1."""
         self.names = sorted(set(article_of))
         self._index = {name: i for i, name in enumerate(self.names)}
         articles = np.array([self._index[a] for a in article_of], dtype=np.intp)
@@ -34,6 +40,8 @@ class ArticleBounds:
         self._starts: Indices = np.searchsorted(articles[self._by_article], np.arange(len(self.names)))
         self._passages = len(article_of)
         self._term_articles = term_articles
+        self._section_docs = section_docs
+        self._sections: dict[str, Indices] = {}
         self._scores = scores
         self._per_word: dict[str, tuple[Indices, Floats]] = {}
         self._holding: dict[str, Indices] = {}
@@ -55,6 +63,22 @@ class ArticleBounds:
             made = self._holding[word] = np.fromiter((self._index[a] for a in held), dtype=np.intp, count=len(held))
         return made
 
+    def headings_holding(self, positions: Sequence[Sequence[str]]) -> tuple[Indices, npt.NDArray[np.int64]]:
+        """The passages whose own section heading holds two or more of the query's words (a word or one of its
+        synonyms: one position each), and how many; counted over every passage at once."""
+        counts = np.zeros(self._passages, dtype=np.int64)
+        for words in positions:
+            held = np.zeros(self._passages, dtype=bool)
+            for word in words:
+                docs = self._sections.get(word)
+                if docs is None:
+                    found = self._section_docs.get(word, ())
+                    docs = self._sections[word] = np.fromiter(found, dtype=np.intp, count=len(found))
+                held[docs] = True
+            counts += held
+        docs = np.nonzero(counts >= 2)[0]
+        return docs, counts[docs]
+
     def contenders(
         self,
         weighted: Mapping[str, float],
@@ -62,13 +86,15 @@ class ArticleBounds:
         synonyms: Mapping[str, set[str]],
         word_weight: Callable[[str], float],
         bonus: Mapping[int, float],
+        headed: tuple[Indices, npt.NDArray[np.int64]],
         in_title: Mapping[str, int],
         weights: Mapping[str, float],
         limit: int,
     ) -> list[str] | None:
         """The articles that could be among the first `limit`, or None when no more than `limit` are scored.
-        `weighted`: the BM25 words with their weights; `bonus`: what a passage gains beyond its words' scores;
-        `word_weight`: a query word's weight in the coverage."""
+        `weighted`: the BM25 words with their weights; `bonus`: what a passage gains beyond its words' scores for
+        words side by side, `headed`: the passages whose heading holds two or more of the query's words, and how
+        many (`headings_holding`); `word_weight`: a query word's weight in the coverage."""
         passage = np.zeros(self._passages)
         for word, weight in weighted.items():
             docs, values = self._word(word)
@@ -77,6 +103,7 @@ class ArticleBounds:
         if bonus:
             docs = np.fromiter(bonus.keys(), dtype=np.intp, count=len(bonus))
             passage[docs] += np.fromiter(bonus.values(), dtype=np.float64, count=len(bonus))
+        passage[headed[0]] += float(weights.get("section_heading_bonus", 0.0)) * headed[1]
         in_order = passage[self._by_article]
         best = np.maximum.reduceat(in_order, self._starts)
         total = np.add.reduceat(in_order, self._starts)

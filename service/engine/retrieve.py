@@ -21,6 +21,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import overload
 
+import numpy as np
 from whoosh.index import Index
 
 from service.engine.bounds import ArticleBounds
@@ -199,7 +200,7 @@ class PassageIndex(Bm25):
             self.order[doc] = place
         self.leads = {p.article: p for p in self.docs if p.kind == "lead"}
         self.bigrams = [frozenset(itertools.pairwise(seq)) for seq in (terms(p.text) for p in self.docs)]
-        self.bounds = ArticleBounds(self.article_of, self.term_articles,
+        self.bounds = ArticleBounds(self.article_of, self.term_articles, self.section_docs,
                                     lambda term: self._scores(term, self.postings.get(term, {})))  # fmt: skip
         self._said: dict[int, list[tuple[str, frozenset[str]]]] = {}
 
@@ -214,12 +215,11 @@ class PassageIndex(Bm25):
         return made
 
     def articles_covering(self, query: Sequence[str], synonyms: Mapping[str, set[str]]) -> Callable[[str], float]:
-        """`coverage_of` an article by its name: the articles holding each word (or a synonym) found once."""
-        weighed = []
-        for term in query:
-            also = (self.term_articles.get(s, ()) for s in synonyms.get(term, ()))
-            held = self.term_articles.get(term, set()).union(*also)
-            weighed.append((self.weight(term), held))
+        """`coverage_of` an article by its name: the articles holding each word or a synonym of it, looked up per
+        article asked about (a common word's articles are thousands; the articles asked about, a few dozen)."""
+        empty: set[str] = set()
+        weighed = [(self.weight(term), [self.term_articles.get(w, empty) for w in (term, *synonyms.get(term, ()))])
+                   for term in query]  # fmt: skip
         total = 0.0
         for weight, _ in weighed:
             total += weight
@@ -227,7 +227,7 @@ class PassageIndex(Bm25):
         def share(name: str) -> float:
             covered = 0.0
             for weight, held in weighed:
-                if name in held:
+                if any(name in h for h in held):
                     covered += weight
             return covered / total if total else 0.0
 
@@ -249,6 +249,7 @@ def _postings(reader: object, term: str) -> dict[int, int]:
     return out
 
 
+_NONE_HEADED = (np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.int64))
 # a search across the site whose words are in more passages than this scores only the passages of the articles
 # that could be among the first (service/engine/bounds.py); below it, every passage holding a word
 _BOUNDED_FROM = 200
@@ -279,12 +280,10 @@ def search_articles(
         with_a, with_b = index.postings.get(a, {}), index.postings.get(b, {})
         together = with_a.keys() & with_b.keys() if own is None else [d for d in own if d in with_a and d in with_b]
         side_by_side.append([doc for doc in together if (a, b) in index.bigrams[doc]])
-    # across articles, a section whose heading holds two or more of the query's words -> how many
-    held_by: dict[int, int] = {}
+    # across articles, the sections whose heading holds two or more of the query's words, and how many
+    headed = _NONE_HEADED
     if article is None and len(query) > 1:
-        sets = [set().union(*(index.section_docs.get(w, ()) for w in (t, *synonyms.get(t, ())))) for t in query]
-        two = set().union(*(a & b for a, b in itertools.combinations(sets, 2)))
-        held_by = {d: sum(d in s for s in sets) for d in two}
+        headed = index.bounds.headings_holding([(t, *synonyms.get(t, ())) for t in query])
     in_title: Counter[str] = Counter()
     for term, n in Counter(query).items():
         for name in index.title_articles.get(term, ()):
@@ -296,10 +295,8 @@ def search_articles(
         for pair in side_by_side:
             for doc in pair:
                 gained[doc] += weights["phrase_bonus"]
-        for doc, found in held_by.items():
-            if found >= 2:
-                gained[doc] += heading_share * found
-        names = index.bounds.contenders(weighted, query, synonyms, index.weight, gained, in_title, weights, limit)
+        names = index.bounds.contenders(weighted, query, synonyms, index.weight, gained, headed, in_title, weights,
+                                        limit)  # fmt: skip
         if names is not None:  # only the passages of the articles that could be among the first `limit`
             among = [doc for name in names for doc in index.article_docs[name]]
     scores = index.bm25(weighted, among)
@@ -337,11 +334,10 @@ def search_articles(
             bonus += cue * (cue_bonus + (cue_share * top_score if held.get(doc) == most else 0.0))
             if bonus:
                 scores[doc] = scores.get(doc, 0.0) + bonus
-    else:  # across articles, a section headed with the question's words ("Why she went independent")
-        kept = None if among is None else set(among)
-        for doc, found in held_by.items():
-            if found >= 2 and (kept is None or doc in kept):
-                scores[doc] = scores.get(doc, 0.0) + heading_share * found
+    elif len(headed[0]):  # across articles, a section headed with the question's words ("Why she went independent")
+        held_by = dict(zip(headed[0].tolist(), headed[1].tolist(), strict=True))
+        for doc in held_by.keys() & set(among) if among is not None else held_by:
+            scores[doc] = scores.get(doc, 0.0) + heading_share * held_by[doc]
     article_of = index.article_of
     rest_share, title_bonus = weights["rest_share"], weights["title_bonus"]
     # each article's passages best first (leads after sections on a tie, then by position): one sort for all
