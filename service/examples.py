@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from datetime import date, timedelta
 from typing import Any
 
-from service.queries import Catalog, QueryError, StoredQuery, example_values
+from service.queries import TEXT_TYPES, Catalog, QueryError, StoredQuery, example_values
 from service.vocab import PF
 
 _MARKER = re.compile(r"^@(?:(person|quarter-start|quarter-end|year-ago)|([A-Z][A-Za-z]*)(?:#([1-9]\d*))?)$")
@@ -68,7 +68,7 @@ class Examples:
 
     def values(self, query: StoredQuery, raw: Mapping[str, Any], entity_base: str) -> dict[str, object]:
         def named(k: str) -> bool:
-            return k in query.params and query.params[k].type in ("string", "key")
+            return k in query.params and query.params[k].type in TEXT_TYPES
 
         resolved = {k: self._resolve(v, named(k)) if isinstance(v, str) and v.startswith("@") else v
                     for k, v in raw.items()}  # fmt: skip

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from service.kb.store import AnyStore
 
 PARAM_TYPES = ("iri", "string", "key", "date", "integer", "decimal", "boolean")
+TEXT_TYPES = ("string", "key")  # filled as a plain literal: a key in lower case, as pf:nameKey holds names
 _HEADER = re.compile(r"^#\s*(title|description|param)\s*:\s*(.*)$")
 _PARSE_POSITION = re.compile(r"error at (\d+):(\d+)")
 _EXPECTED = re.compile(r"\[[^\]]*\]|\"(?:[^\"\\]|\\.)*\"|[^,]+")  # a character class, a quoted token, or a word
@@ -356,7 +357,7 @@ def _term(param: Param, value: object, known: Callable[[str], bool]) -> ox.Named
         if not known(iri) and not _SAFE_URL.match(iri):
             raise ValueError(f"{iri!r} is neither an entity of this KB nor an http(s) URL")
         return ox.NamedNode(iri)
-    if kind in ("string", "key"):  # a key: a name as pf:nameKey holds it, in lower case
+    if kind in TEXT_TYPES:
         if not isinstance(value, str):
             raise TypeError("expected text")
         return ox.Literal(value if kind == "string" else name_key(value))

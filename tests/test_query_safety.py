@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from service import sparql_text
 from service.kb import KB
-from service.queries import Catalog, QueryError, read_query
+from service.queries import TEXT_TYPES, Catalog, QueryError, read_query
 from tests.conftest import ROOT
 
 NASTY = ['"', "'", "}", "{", "#", "\n", "} DROP ALL", '" } ; DROP ALL ; #', "\x00", "\\", '"""', "'''", "$name", "<x>"]
@@ -34,7 +34,7 @@ def literal_params() -> list[tuple[str, str]]:
     out = []
     for path in sorted((ROOT / "queries").glob("*.rq")):
         q, _ = read_query(path)
-        out += [(q.name, p.name) for p in q.params.values() if p.type in ("string", "key")]  # a key: lower-cased
+        out += [(q.name, p.name) for p in q.params.values() if p.type in TEXT_TYPES]
     return out
 
 
