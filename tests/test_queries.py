@@ -36,6 +36,9 @@ ROUTES: list[tuple[str, dict[str, Any], str, list[str], int]] = [
                                                                 "Validating knowledge graphs in CI"], 7),
     ("works-filtered-in-place", {"concept": ID + "RaspberryPi", "place": ID + "Edinburgh"}, "work",
      ["Tenement Bus Sign", "Anemone", "Office Noise Meter"], 3),
+    # the works that took place somewhere else: no Raspberry Pi work of Edinburgh's, each of Lisbon's and Berlin's
+    ("works-filtered-outside-place", {"concept": ID + "RaspberryPi", "place": ID + "UnitedKingdom"}, "work",
+     ["Tram departure board", "Thermidor", "Bridgewatch"], 3),
     ("works-filtered", {"concept": ID + "Redis", "organisation": ID + "Quillon"}, "work",
      ["Quillon Spelling Suggestions", "Quillon Autocomplete"], 2),
     (
@@ -172,6 +175,7 @@ def test_shown_text_returns_the_same_rows(
     # a parameter left unbound stays a variable of the text shown ($since, a filter not given)
     assert "$" not in run.query.split("WHERE", 1)[1] or name in ("recent-works", "works-filtered",
                                                                   "works-filtered-in-place", "occurrences",
+                                                                  "works-filtered-outside-place",
                                                                   "awards", "press-coverage")
     plain = demo_kb.store.query(run.query, use_default_graph_as_union=True)
     assert isinstance(plain, ox.QuerySolutions)

@@ -82,7 +82,7 @@ def resolve(engine: Engine, question: str, previous: Plan, today: date, joined: 
         return moved
 
     # "which one was in Madrid?" after "which talks has she given": which of that kind
-    of_them = _which_of_kind(engine, question, previous)
+    of_them = _which_of_kind(engine, question, previous, today)
     if of_them is not None:
         return of_them
 
@@ -203,15 +203,30 @@ def _of_kind_named(engine: Engine, words: list[str], previous: Plan) -> list[str
     return [] if previous.entity in of_kind else of_kind
 
 
-def _which_of_kind(engine: Engine, question: str, previous: Plan) -> str | None:
+def _which_of_kind(engine: Engine, question: str, previous: Plan, today: date) -> str | None:
     """ "which one was in Madrid?" after a question naming a kind of work ("which conference talks has he
-    given"): the question asked of that kind, "which talk was in Madrid?"."""
+    given"): the question asked of that kind, "which talk was in Madrid?"; after a list narrowed by a name or a
+    period, that list narrowed further."""
     found = _phrase_pattern([str(p) for p in engine.references.get("which_of_them") or []])
     m = found.match(question.strip()) if found is not None else None
     if m is None:
         return None
     named = _kind_named(engine, [t.word for t in tokenize(previous.normalized)])
-    return f"which {' '.join(named[0])}{question.strip()[m.end():]}" if named is not None else None
+    if named is None:
+        return None
+    rest = question.strip()[m.end():]
+    # "just the ones outside holland" after "which of her projects were modelled in Grasshopper?": the list asked
+    # before, narrowed, its filters kept (a technology, a place, a role, a period), when its route says its lists are
+    # (`follow_ups: narrowed`), unless the question replaces one ("which of those were in Germany?" after works
+    # outside a place) or the list was of one work's times
+    kinds = {engine.entities[i].kind for i in engine.linker.link(previous.normalized).entities if i in engine.entities}
+    new = {engine.entities[i].kind for i in engine.linker.link(rest).entities if i in engine.entities}
+    period = engine.dates.parse(previous.normalized, today) is not None
+    filters = kinds - {"person", "work"}
+    if _follows(engine, previous, "narrowed") and (filters or period) and "work" not in kinds and not filters & new \
+            and not (period and engine.dates.parse(rest, today) is not None):  # fmt: skip
+        return f"{previous.normalized.rstrip(' ?.!')}{rest}"
+    return f"which {' '.join(named[0])}{rest}"
 
 
 def _other_period(engine: Engine, question: str, previous: Plan, today: date, named: list[str]) -> str | None:

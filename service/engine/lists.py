@@ -583,7 +583,9 @@ def works_filtered(st: State) -> bool:
     finished in the period when it asks that; key work first, the first or latest of them, or in the order they
     began; a few, each with when it began, and one in its own words."""
     q, say = st.q, st.engine.sentence
-    run = st.query("works_in_place" if any(e.kind == "place" for e in q.entities) else "works")
+    in_place = any(e.kind == "place" for e in q.entities)
+    outside = in_place and q.has("outside")  # "works outside the UK": those that took place elsewhere
+    run = st.query("works_outside_place" if outside else "works_in_place" if in_place else "works")
     if run is None:
         return False
     iris = column_iris(run, "work")
@@ -601,7 +603,7 @@ def works_filtered(st: State) -> bool:
     organisation = next((e for e in q.entities if e.kind == "organisation"), None) if role is None else None
     parts = [say(f"works_filtered.{concept.kind}", thing=concept.display)] if concept is not None else []
     if place is not None:
-        parts.append(say("works_filtered.place", place=place.label))
+        parts.append(say("works_filtered.outside_place" if outside else "works_filtered.place", place=place.label))
     if q.period is not None:
         key = "period" if state == "active" else f"period_{state}"
         parts.append(say(f"works_filtered.{key}", span=when(st, q.period.start, q.period.end)))

@@ -124,7 +124,8 @@ class Route:
     task: str = ""  # the interpretation's task and operation when they are the route's own ("compare")
     complete: str = ""  # "all" or "own": a sentence of a nearby article may complete the answer (complete.py)
     whole: bool = False  # it answers two questions asked in one itself ("when and where was the talk")
-    follow_ups: str = ""  # what a follow-up asks of: "role" (the one role found), "related", "first" (first listed)
+    follow_ups: str = ""  # what a follow-up asks of: "role" (the one role found), "related", "first" (first listed),
+    # "narrowed" (the list itself, narrowed further: "just the ones in Germany")
     declines: bool = False  # no answer and no results (private, off_topic, empty)
     refuses: bool = False  # declined by design: no model is asked either
     overview: bool = False  # the answer is the named thing's own overview
