@@ -79,7 +79,7 @@ class Matcher:
             st.rollback(mark)
         if tr is not None:
             trace_passed(tr, passed, len(tr))
-        if st.engine.meaning is not None and (self._bridge(st, undone) or self._by_meaning(st, unstated)):
+        if self._bridge(st, undone) or (st.engine.meaning is not None and self._by_meaning(st, unstated)):
             return
         st.plan.route = "empty"
         if tr is not None:
@@ -113,9 +113,10 @@ class Matcher:
     def _bridge(st: State, undone: list[Way]) -> bool:
         """Meaning where words fail: when no way answered, the first answer undone only because the question's
         word is not the answer's own, drafted again and kept as weak when the meaning model bridges the two
-        (State.bridged): it may not say what was asked. Nothing is embedded for a question some way answered."""
+        (State.bridged), or when it quotes the section of the kind the question asks for of the thing it names
+        (State.by_section): it may not say what was asked. Nothing is embedded for a question some way answered."""
         for way in undone:
-            if _kept_as_weak(st, way, st.bridged):
+            if _kept_as_weak(st, way, lambda: st.by_section() or st.bridged()):
                 if st.trace is not None:
                     st.trace.add("branch", f"{way.step} answers (route {st.plan.route}): kept as weak, its words "
                                  "bridged to the question's by meaning", branch=way.step, answered=True, kept=True,

@@ -199,6 +199,7 @@ class PassageIndex(Bm25):
         for place, doc in enumerate(by_place):
             self.order[doc] = place
         self.leads = {p.article: p for p in self.docs if p.kind == "lead"}
+        self.doc_of = {p.id: doc for doc, p in enumerate(self.docs)}  # a passage's id -> its document number
         self.bigrams = [frozenset(itertools.pairwise(seq)) for seq in (terms(p.text) for p in self.docs)]
         self.bounds = ArticleBounds(self.article_of, self.term_articles, self.section_docs,
                                     lambda term: self._scores(term, self.postings.get(term, {})))  # fmt: skip

@@ -128,6 +128,25 @@ class State:
                 return True
         return False
 
+    def by_section(self) -> bool:
+        """The answer quotes a section of the article of a thing the question names whose heading is of the kind
+        of section the question asks for ("why did the Elbe Steps open so late": its "What went wrong"): the
+        visitor's own words for the particulars ("late") need not be the section's."""
+        kinds = self.q.sections_asked
+        if not kinds:
+            return False
+        index, sections = self.engine.passages, self.engine.intents.sections
+        wanted = {stem(w) for kind in kinds for w in sections.get(kind, ())}
+        named = {e.name for e in self.q.entities if e.has_article}
+        for key in self.read.items:
+            doc = index.doc_of.get(key[2:]) if key.startswith("p:") else None
+            if doc is not None and index.docs[doc].article in named and index.section_terms[doc] & wanted:
+                if self.trace is not None:
+                    self.trace.add("branch", f"the section “{index.docs[doc].heading}” is of the kind asked "
+                                   f"({', '.join(kinds)})", kinds=list(kinds))  # fmt: skip
+                return True
+        return False
+
     def checkpoint(self) -> Checkpoint:
         return Checkpoint(len(self.plan.sparql), dict(self.read.items), list(self.draft.sentences),
                           list(self.listed), self.exact, self.support)  # fmt: skip
