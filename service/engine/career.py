@@ -203,7 +203,9 @@ def career(st: State) -> bool:
     asked = (
         st.q.has("career")
         or (named and st.q.has("time"))  # "when was he at Acme"
-        or (places and (st.q.has("doing") or st.q.has("making")))  # "what was she doing in Madrid", "built in Madrid"
+        # "what was she doing in Madrid", "built in Madrid" (but "what happened at the workshop in Glasgow" asks of
+        # the work named)
+        or (places and ((st.q.has("doing") and not works) or st.q.has("making")))
         # "when was her visit to Madrid", "how long was she in Madrid": her roles there, with their dates
         or (places and st.q.has("time") and not works and st.q.kind_of_work is None and not st.q.has("moved"))
         or (st.q.has("education") and not works)  # "which university did she go to"
