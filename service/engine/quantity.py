@@ -70,6 +70,8 @@ class Quantities:
         self.within = int(spec.get("within") or 3)
         self.enforced = frozenset(str(k) for k in spec.get("enforced") or [])
         self.by_graph = frozenset(stem(str(w)) for w in spec.get("counted_by_graph") or [])
+        # cues of another kind that ask for a count before a plural noun ("how much trees": how many)
+        self.plural_counts = phrases(spec.get("plural_counts"))
 
     def asked(self, words: Sequence[str], skip: AbstractSet[str], synonyms: Mapping[str, set[str]]) -> Quantity | None:
         """The amount the question's words ask for, if any; for a count, the thing counted is the first word
@@ -78,10 +80,12 @@ class Quantities:
             for cue in cues:
                 if not contains(words, cue):
                     continue
-                if kind.kind != self.counted:
-                    return replace(kind, cue=tuple(cue))
                 at = next(i for i in range(len(words)) if tuple(words[i : i + len(cue)]) == cue) + len(cue)
                 first = next((i for i in range(at, len(words)) if words[i] not in skip), None)
+                counted = kind.kind == self.counted or (  # the plural right after the cue: not "how much did
+                    cue in self.plural_counts and first == at and _plural(words[at], kind.units))  # enrolments rise"
+                if not counted:
+                    return replace(kind, cue=tuple(cue))
                 if first is None:
                     return None
                 # "how many board revisions": revisions, of boards; the plural after the first word is the head
@@ -90,7 +94,7 @@ class Quantities:
                     nouns.append(words[first + 1])
                 head = frozenset({stem(nouns[-1]), *synonyms.get(stem(nouns[-1]), set()),
                                   *self.alike.get(stem(nouns[-1]), ())})
-                return Quantity(kind.kind, head, frozenset(), cue=tuple(cue), head=head)
+                return Quantity(self.counted, head, frozenset(), cue=tuple(cue), head=head)
         return None
 
     def owed(self, q: Quantity | None, class_words: AbstractSet[str], *, quoted: bool = False) -> bool:
@@ -131,3 +135,9 @@ class Quantities:
                 if q.either_side and any(numbered[i + 1 : i + 1 + stop]):
                     return True
         return False
+
+
+def _plural(word: str, units: AbstractSet[str]) -> bool:
+    """Whether a word after a cue is a plural noun, not one of the kind's own units ("trees", not "euros")."""
+    return len(word) > 3 and word.endswith("s") and not word.endswith("ss") and stem(word) not in units \
+        and word not in units

@@ -90,3 +90,16 @@ def test_a_score_is_a_figure_in_digits_a_few_words_from_its_measure(planner: Pla
         assert not states("Editors spent about half an hour a week before scoring", score)
     plan = planner.plan("how precise was the quillon topic tagger")
     assert plan.answer is not None and "0.91" in plan.answer.text
+
+
+def test_how_much_before_a_plural_asks_for_a_count(planner: Planner, noor_planner: Planner) -> None:
+    """ "how much trees did they plant" is how many trees (quantities.yaml plural_counts); "how much did
+    enrolments rise" and "how much euros" still ask an amount."""
+    for p in (planner, noor_planner):
+        trees = _asked(p, "how much trees they planted in the cemetery forest")
+        assert trees is not None and trees.kind == "count" and "tree" in trees.head
+        for question in ("how much did enrolments from search rise", "how much euros did it cost"):
+            q = _asked(p, question)
+            assert q is not None and q.kind == "amount", question
+    plan = noor_planner.plan("How much trees they planted in the cemetery forest in Schiedam?")
+    assert plan.answer is not None and "3,500 young trees" in plan.answer.text
