@@ -94,6 +94,21 @@ def test_every_name_of_a_skill_is_kept_in_lower_case_for_lookups(demo_kb: KB) ->
     assert count(demo_kb, "?x pf:nameKey ?k FILTER NOT EXISTS { ?x a pf:Skill }") == 0  # only skills'
 
 
+def test_every_named_thing_has_its_place_in_lists(demo_kb: KB) -> None:
+    """pf:listRank: key works first by key rank, then the other works by tier, then what is no work."""
+    def rank(name: str) -> int:
+        (value,), = rows(demo_kb, f"SELECT ?r WHERE {{ GRAPH <{GRAPH_INFERRED}> {{ id:{name} pf:listRank ?r }} }}")
+        return int(value)
+
+    first = rows(demo_kb, "SELECT ?w WHERE { ?w pf:keyRank 1 }")[0][0].rsplit("/", 1)[-1]
+    assert rank(first) == 10_001
+    assert rank("Rust") == 91_000  # a skill: no tier, no key rank
+    assert count(demo_kb, "?x rdfs:label ?l FILTER (isIRI(?x) && NOT EXISTS { ?x pf:listRank ?r })") == 0
+    works = rows(demo_kb, "SELECT ?t ?r WHERE { ?w pf:tier ?t ; pf:listRank ?r "
+                          "FILTER NOT EXISTS { ?w pf:keyRank ?k } }")
+    assert works and all(int(r) == int(t) * 10_000 + 1_000 for t, r in works)
+
+
 def test_nothing_private_in_the_graph(demo_kb: KB) -> None:
     props = {p for (p,) in rows(demo_kb, "SELECT DISTINCT ?p WHERE { ?s ?p ?o }")}
     for word in ("birth", "phone", "telephone", "address", "gender"):
