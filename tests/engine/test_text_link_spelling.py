@@ -105,6 +105,13 @@ def test_several_misspellings_in_one_question(planner: Planner, mateo_planner: P
     assert ("stm23", "stm32") in other.corrections and other.route == "concept_works"
 
 
+def test_chat_shorthand_is_read_as_its_words(noor_planner: Planner) -> None:
+    """ "ppl" is people (shorthand.yaml): the count of visitors is found where the question was off-topic."""
+    plan = noor_planner.plan("how many ppl went to see wet city?")
+    assert ("ppl", "people") in plan.corrections
+    assert plan.answer is not None and "14,000 people" in plan.answer.text
+
+
 def test_a_contraction_is_not_a_misspelling(planner: Planner, mateo_planner: Planner, noor_planner: Planner) -> None:
     """ "didn't" is read as written, not as "did't" with "didn" corrected, and its head is searched for in no
     passage."""
