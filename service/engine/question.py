@@ -268,7 +268,10 @@ class Question:
         reference or period accounts for ("pay" in "how much did Acme pay him")."""
         accounted = self.engine.accounted
         stems = (stem(w) for w in self.cue if w not in accounted and w not in self.in_period and not w.isdigit())
-        ask = [t for t in dict.fromkeys(stems) if t not in accounted]
+        # the words asking for an amount ask for its form ("size" in "tidal park size?"): the answer must state
+        # the amount, which the route's check of a stated amount asks, not use the word
+        form = self.amount.form_words if self.amount is not None else frozenset()
+        ask = [t for t in dict.fromkeys(stems) if t not in accounted and t not in form]
         if ask and set(ask) <= self._described_by_name():
             return ()  # "which projects use hand-written Arm assembly": only the name, as described
         return tuple(ask)

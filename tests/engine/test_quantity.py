@@ -103,3 +103,13 @@ def test_how_much_before_a_plural_asks_for_a_count(planner: Planner, noor_planne
             assert q is not None and q.kind == "amount", question
     plan = noor_planner.plan("How much trees they planted in the cemetery forest in Schiedam?")
     assert plan.answer is not None and "3,500 young trees" in plan.answer.text
+
+
+def test_a_size_asked_by_its_word_alone(planner: Planner, noor_planner: Planner) -> None:
+    """ "tidal park size?": the word asks for the form of the answer, a measure (quantities.yaml dimension), not a
+    word the answer must use; its account states the hectares. Not owed: "sandfall grid size?" is answered by a grid
+    of 256 by 256, no unit."""
+    plan = noor_planner.plan("tidal park size?")
+    assert plan.answer is not None and "4.2-hectare" in plan.answer.text and plan.confidence.level != "none"
+    grid = planner.plan("sandfall grid size?")
+    assert grid.answer is not None and grid.confidence.level != "none"
