@@ -330,8 +330,11 @@ class Question:
     @cached_property
     def out_of_scope(self) -> bool:
         """Names nothing the site knows, shows no sign of being about her or her work, and uses a word the
-        site never uses: a question about something else ("who won the world cup in 2018?")."""
-        return not self.about_her and bool(self.unknown_words(self.words))
+        site never uses: a question about something else ("who won the world cup in 2018?"). A technology of her
+        field that she lacks, asked as one ("Vectorworks user or not?"), is about her work."""
+        if self.about_her or not self.unknown_words(self.words):
+            return False
+        return not (self.absent.mentions and self.has("technology"))
 
     @cached_property
     def role(self) -> Entity | None:
