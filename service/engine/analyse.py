@@ -21,7 +21,7 @@ from service.engine import context
 from service.engine.catalog import what_it_is
 from service.engine.engine import Engine
 from service.engine.intents import MAX_PHRASE, contains, ngrams
-from service.engine.link import Linked, Mention, other_number, tokenize
+from service.engine.link import Linked, Mention, Token, other_number, tokenize
 from service.engine.model import Plan
 from service.engine.question import Question
 from service.engine.retrieve import search_articles
@@ -128,6 +128,7 @@ class Analyser:
         if linked.skipped and not linked.mentions and self._name_may_be_meant(words_of(text), linked.skipped):
             linked = self._meant_after_all(text, linked)
         tokens = tuple(tokenize(text))
+        linked = self._own_practice(text, linked, tokens)
         words = [t.word for t in tokens]
         period = engine.dates.parse(text, today)
         mentions = linked.mentions
@@ -159,6 +160,28 @@ class Analyser:
                         linked=linked, cue=tuple(cue), said=said, kind=kind, rule=rule, read=tuple(read),
                         authored_key=authored, period=period, terms=tuple(terms), corrections=corrections,
                         excluded=excluded)  # fmt: skip
+
+    def _own_practice(self, text: str, linked: Linked, tokens: tuple[Token, ...]) -> Linked:
+        """ "before she went solo", "since he set up his own studio": the words name the role of the person's own
+        practice (Engine.own_practice), when the question names no role itself."""
+        own = self.engine.own_practice
+        if own is None or any(self.engine.entities[i].kind == "role" for i in linked.entities
+                              if i in self.engine.entities):  # fmt: skip
+            return linked
+        words = [t.word for t in tokens]
+        for phrase in own[1]:
+            at = next((i for i in range(len(words) - len(phrase) + 1) if tuple(words[i : i + len(phrase)]) == phrase),
+                      None)  # fmt: skip
+            if at is None:
+                continue
+            start, end = tokens[at].start, tokens[at + len(phrase) - 1].end
+            if any(m.start < end and start < m.end for m in linked.mentions):
+                continue
+            mention = Mention(text[start:end], start, end, [own[0]])
+            mentions = sorted([*linked.mentions, mention], key=lambda m: m.start)
+            rest = " ".join(t.original for t in tokens if not any(m.start <= t.start < m.end for m in mentions))
+            return replace(linked, mentions=mentions, rest=rest)
+        return linked
 
     def _kinds_listed(self, words: list[str]) -> bool:
         """Whether the question names a kind of work narrower than any work, in the plural: a list of them asked

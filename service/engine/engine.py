@@ -80,6 +80,7 @@ class Engine:
     person_words: frozenset[str]  # words that tie a question to the person (abstain.yaml person_words)
     private_topics: frozenset[str]  # private when the question is about the person (abstain.yaml)
     references: dict[str, Any]
+    own_practice_spec: dict[str, Any]  # intents.yaml own_practice: the phrases and titles of one's own practice
     voice: Voice
     messages: dict[str, str]
     shorthand: dict[str, str]  # chat shorthand -> the word it stands for (language/shorthand.yaml)
@@ -362,6 +363,7 @@ class Engine:
             private_topics=frozenset(_all_words(abstain.get("private_topics"))),
             third_party={k: list(v or []) for k, v in (abstain.get("about_a_third_party_alone") or {}).items()},
             references=references,
+            own_practice_spec=spec.get("own_practice") or {},
             voice=voice,
             messages={str(k): str(v) for k, v in (extra.get("messages") or {}).items()},
             shorthand={str(k): str(v) for k, v in (extra.get("shorthand") or {}).items()},
@@ -399,6 +401,19 @@ class Engine:
         if len(keys) >= 2:
             out.append(f"compare {keys[0].display} and {keys[1].display}")
         return out
+
+    @cached_property
+    def own_practice(self) -> tuple[str, list[tuple[str, ...]]] | None:
+        """The role of the person's own practice (the first whose name holds a word of intents.yaml own_practice
+        titles) and the phrases that name it ("before she went solo"), or None."""
+        spec = self.own_practice_spec
+        titles = {fold(str(w)) for w in spec.get("titles") or []}
+        roles = sorted((e for e in self.entities.values() if e.kind == "role" and e.start),
+                       key=lambda e: (e.start or "", e.iri))  # fmt: skip
+        own = next((e for e in roles if titles & set(words(e.label))), None)
+        if own is None:
+            return None
+        return own.iri, sorted({tuple(words(str(p))) for p in spec.get("phrases") or []}, key=len, reverse=True)
 
     @cached_property
     def definitions_longest_first(self) -> list[tuple[tuple[str, ...], Any]]:
