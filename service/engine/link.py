@@ -128,6 +128,20 @@ class Linker:
                 self._names[other] = holders
                 if key in self._ordinary:
                     self._ordinary.add(other)
+        # a name with a possessive is also written without its apostrophe: "master's thesis" as "masters thesis"
+        for key, holders in list(self._names.items()):
+            if "s" in key[1:]:
+                joined: list[str] = []
+                for w in key:
+                    if w == "s" and joined:
+                        joined[-1] += "s"
+                    else:
+                        joined.append(w)
+                other = tuple(joined)
+                if other != key and other not in self._names:
+                    self._names[other] = holders
+                    if key in self._ordinary:
+                        self._ordinary.add(other)
         self._by_first: dict[str, list[tuple[str, ...]]] = {}
         for key in sorted(self._names, key=len, reverse=True):
             self._by_first.setdefault(key[0], []).append(key)

@@ -112,6 +112,13 @@ def test_chat_shorthand_is_read_as_its_words(noor_planner: Planner) -> None:
     assert plan.answer is not None and "14,000 people" in plan.answer.text
 
 
+def test_a_possessive_name_is_linked_written_without_its_apostrophe(noor_planner: Planner) -> None:
+    """ "her master's thesis" (an other name of the thesis) is also written "her masters thesis"."""
+    plan = noor_planner.plan("what was her masters thesis about")
+    assert plan.entity is not None and plan.entity.endswith("/MScThesis")
+    assert plan.answer is not None and "Sponge Polders" in plan.answer.text
+
+
 def test_a_contraction_is_not_a_misspelling(planner: Planner, mateo_planner: Planner, noor_planner: Planner) -> None:
     """ "didn't" is read as written, not as "did't" with "didn" corrected, and its head is searched for in no
     passage."""
