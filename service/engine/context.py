@@ -128,7 +128,8 @@ def resolve(engine: Engine, question: str, previous: Plan, today: date, joined: 
     content = [w for w in words if w not in engine.stopwords]
     part = any(contains(words, p) for p in phrases(refs.get("parts")))
     elliptical = part or all(w in engine.intents.cue_words for w in content) or _in_account(
-        engine, words, content, about)  # "how big a matrix?": words of the previous subject's own account
+        engine, words, content, about) or _owed_amount(engine, words)  # "how big a matrix?": words of the
+    # previous subject's own account; "how many teams entered?": an amount only a thing's account states
     carried = joined and about in engine.entities and engine.entities[about or ""].kind != "person"
     if (
         not linked.entities
@@ -137,6 +138,15 @@ def resolve(engine: Engine, question: str, previous: Plan, today: date, joined: 
     ):
         return f"{question.rstrip(' ?')} {engine.entities[about or ''].display}".strip()
     return question
+
+
+def _owed_amount(engine: Engine, words: list[str]) -> bool:
+    """Whether the words ask an amount the graph does not count ("how many teams entered?", not "how many games
+    did she make"): asked with no name, it is asked of the thing just discussed."""
+    quantities = engine.quantities
+    amount = quantities.asked(words, engine.amount_skipped, engine.synonyms)
+    class_words = {stem(w) for key, _ in engine.classes_in(tuple(words)) for w in key}
+    return amount is not None and quantities.owed(amount, class_words)
 
 
 def _follows(engine: Engine, previous: Plan, what: str) -> bool:
