@@ -403,9 +403,10 @@ class Engine:
         return out
 
     @cached_property
-    def own_practice(self) -> tuple[str, list[tuple[str, ...]]] | None:
+    def own_practice(self) -> tuple[str, list[tuple[str, ...]], frozenset[str]] | None:
         """The role of the person's own practice (the first whose name holds a word of intents.yaml own_practice
-        titles) and the phrases that name it ("before she went solo"), or None."""
+        titles), the phrases that name it ("before she went solo"), longest first, and their first words; or
+        None."""
         spec = self.own_practice_spec
         titles = {fold(str(w)) for w in spec.get("titles") or []}
         roles = sorted((e for e in self.entities.values() if e.kind == "role" and e.start),
@@ -413,7 +414,8 @@ class Engine:
         own = next((e for e in roles if titles & set(words(e.label))), None)
         if own is None:
             return None
-        return own.iri, sorted({tuple(words(str(p))) for p in spec.get("phrases") or []}, key=len, reverse=True)
+        named = sorted({tuple(words(str(p))) for p in spec.get("phrases") or []}, key=len, reverse=True)
+        return own.iri, named, frozenset(p[0] for p in named if p)
 
     @cached_property
     def definitions_longest_first(self) -> list[tuple[tuple[str, ...], Any]]:

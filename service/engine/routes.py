@@ -226,8 +226,9 @@ def say_role(st: State, role: Entity | None) -> None:
 def entity_answer(st: State) -> bool:
     ents = st.q.entities
     more = {stem(w) for w in st.q.cue if w not in st.engine.stopwords and w not in st.engine.intents.filler}
+    share = float(st.engine.weights["confidence"]["place_account_share"])
     if st.q.kind == "search" and more and ents[0].kind in ("place", "organisation") and \
-            2 * len(more & set(terms(ents[0].description))) < len(more):  # fmt: skip
+            len(more & set(terms(ents[0].description))) < share * len(more):  # fmt: skip
         return False  # "the best restaurant in Berlin" is not a question about Berlin's place in her work, nor "did
         # her floating garden idea in Ghent win" (one word of four in Ghent's account), but "what does the collective
         # maintain" is answered by the collective's own account

@@ -156,3 +156,10 @@ def test_new_york_is_not_what_s_new_and_a_name_s_meaning_is_asked(noor_planner: 
 def test_is_she_still_on_a_panel_asks_its_dates(noor_planner: Planner) -> None:
     route, _, text = _said(noor_planner, "is she still on the quality panel?")
     assert route == "roles" and "(January 2021 to December 2024, 4 years)" in text
+
+
+def test_a_street_is_her_work_not_a_private_matter(noor_planner: Planner, planner: Planner) -> None:
+    """ "which street" names her work for a landscape architect; a street address stays private."""
+    plan = noor_planner.plan("which street was longer, the katendrecht quay or the lage land one?")
+    assert plan.route != "private" and plan.answer is not None and "700-metre" in plan.answer.text
+    assert planner.plan("what's her street address?").route == "private"
