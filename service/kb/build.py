@@ -26,7 +26,7 @@ from service.kb.check import Checked, check_inputs
 from service.kb.dump import write_dumps
 from service.kb.holds import Hold, try_exclusive
 from service.kb.index import write_index
-from service.kb.keys import list_ranks, name_keys
+from service.kb.keys import dated_spans, list_ranks, name_keys
 from service.kb.layout import DUMP_DIR, STORE_DIR
 from service.kb.load import write_store
 from service.kb.manifest import FORMAT, write_manifest
@@ -120,6 +120,7 @@ def _write(checked: Checked, stage: Path, cache: Path, steps: _Steps, target: pu
         steps.log(f"    {len(inferred)} inferred triples{' (cached)' if cached else ''}")
         inferred += name_keys(checked.data.graph, inferred)  # the build's own additions, beside the reasoner's
         inferred += list_ranks(checked.ontology.graph, checked.data.graph, inferred)
+        inferred += dated_spans(checked.ontology.graph, checked.data.graph, inferred)
     staged = None
     if target is None:
         with steps.step("load store"):

@@ -7,7 +7,12 @@ compute over every triple of a property:
 - list ranks: the place of every named thing in a list of things, key works first in their key order, then the
   other works by tier, then everything else (`pf:listRank`). A query ordering the neighbours of a thing reads each
   one's rank, instead of two OPTIONALs that Oxigraph evaluates as hash joins over every work's tier and key rank
-  (queries/entity-neighbours.rq)."""
+  (queries/entity-neighbours.rq);
+- dated spans: the days a work with no monthly activity counts as active (`pf:datedFrom`, `pf:datedUntil`): from
+  its start to its end, else to its publication; a work of a kind dated once (`pf:datedOnce true` on the kind:
+  writing, talks, papers) on its start alone; a work with neither that has a tier is still going and has no
+  `pf:datedUntil`. A query over a period reads these two values instead of a MINUS over every month of activity
+  and every work of a dated-once kind (queries/works-in-period.rq)."""
 
 from __future__ import annotations
 
@@ -19,9 +24,14 @@ from service.vocab import PF
 
 NAME_KEY = rdflib.URIRef(PF + "nameKey")
 LIST_RANK = rdflib.URIRef(PF + "listRank")
+DATED_FROM = rdflib.URIRef(PF + "datedFrom")
+DATED_UNTIL = rdflib.URIRef(PF + "datedUntil")
 _SKILL = rdflib.URIRef(PF + "Skill")
 _TIER = rdflib.URIRef(PF + "tier")
 _KEY_RANK = rdflib.URIRef(PF + "keyRank")
+_DATED_ONCE = rdflib.URIRef(PF + "datedOnce")
+_ACTIVE_MONTH = rdflib.URIRef(PF + "activeMonth")
+_START, _END, _PUBLISHED = (rdflib.URIRef(PF + p) for p in ("startDate", "endDate", "published"))
 NO_TIER, NO_KEY_RANK = 9, 1000  # a thing that is no work comes after every work; a work that is no key work, after
 # every key work of its tier
 
@@ -54,4 +64,34 @@ def list_ranks(*graphs: rdflib.Graph) -> rdflib.Graph:
     for s in named:
         rank = tiers.get(s, NO_TIER) * 10_000 + ranks.get(s, NO_KEY_RANK)
         out.add((s, LIST_RANK, rdflib.Literal(rank)))
+    return out
+
+
+def dated_spans(*graphs: rdflib.Graph) -> rdflib.Graph:
+    """The dated span of every work with a start date and no monthly activity: `pf:datedFrom` its start;
+    `pf:datedUntil` its end, else its publication, else its start when one of its kinds (stated or inferred) is
+    dated once; none when it is still going (a work with a tier and none of these). A work with no tier and
+    nothing to end it gets no span, as it is no work a list shows. A kind is dated once in the ontology or in the
+    owner's own files."""
+    once = {c for g in graphs for c, flag in g.subject_objects(_DATED_ONCE)
+            if isinstance(flag, rdflib.Literal) and flag.toPython() is True}
+
+    def first(p: rdflib.URIRef, s: rdflib.term.Node) -> rdflib.term.Node | None:
+        return next((o for g in graphs for o in g.objects(s, p)), None)
+
+    active = {s for g in graphs for s in g.subjects(_ACTIVE_MONTH)}
+    out = rdflib.Graph()
+    for s, start in {(s, o) for g in graphs for s, o in g.subject_objects(_START)}:
+        if s in active:
+            continue
+        until = first(_END, s)
+        if until is None:
+            until = first(_PUBLISHED, s)
+        if until is None and any(t in once for g in graphs for t in g.objects(s, RDF.type)):
+            until = start
+        if until is None and first(_TIER, s) is None:
+            continue
+        out.add((s, DATED_FROM, start))
+        if until is not None:
+            out.add((s, DATED_UNTIL, until))
     return out
