@@ -169,7 +169,7 @@ class Analyser:
                               if i in self.engine.entities):  # fmt: skip
             return linked
         words = [t.word for t in tokens]
-        if own[2].isdisjoint(words):  # no phrase of it can start here: most questions
+        if not own[2].found_in(words):  # no phrase of it here: most questions
             return linked
         for phrase in own[1]:
             at = next((i for i in range(len(words) - len(phrase) + 1) if tuple(words[i : i + len(phrase)]) == phrase),

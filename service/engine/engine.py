@@ -403,10 +403,10 @@ class Engine:
         return out
 
     @cached_property
-    def own_practice(self) -> tuple[str, list[tuple[str, ...]], frozenset[str]] | None:
+    def own_practice(self) -> tuple[str, list[tuple[str, ...]], Phrases] | None:
         """The role of the person's own practice (the first whose name holds a word of intents.yaml own_practice
-        titles), the phrases that name it ("before she went solo"), longest first, and their first words; or
-        None."""
+        titles), the phrases that name it ("before she went solo"), longest first, and the same as one set to
+        test a question against at once; or None."""
         spec = self.own_practice_spec
         titles = {fold(str(w)) for w in spec.get("titles") or []}
         roles = sorted((e for e in self.entities.values() if e.kind == "role" and e.start),
@@ -415,7 +415,15 @@ class Engine:
         if own is None:
             return None
         named = sorted({tuple(words(str(p))) for p in spec.get("phrases") or []}, key=len, reverse=True)
-        return own.iri, named, frozenset(p[0] for p in named if p)
+        return own.iri, named, Phrases(named)
+
+    @cached_property
+    def class_stems(self) -> dict[tuple[str, str], frozenset[str]]:
+        """The stems of the words of every name of each kind of work and skill category."""
+        out: dict[tuple[str, str], set[str]] = {}
+        for key, value in self.classes_longest_first:
+            out.setdefault(value, set()).update(stem(w) for w in key)
+        return {value: frozenset(stems) for value, stems in out.items()}
 
     @cached_property
     def definitions_longest_first(self) -> list[tuple[tuple[str, ...], Any]]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from service.engine.intents import Phrase, contains, phrases
+from service.engine.intents import Phrases, contains, phrases
 from service.text import stem
 
 _TOKEN = re.compile(r"\d+[^\W\d_]+|\d[\d,.]*\d|\d|%|[^\W\d_]+|[.!?;:]")
@@ -49,10 +49,10 @@ class Quantities:
         spec = spec or {}
         self.alone = frozenset(stem(str(w)) for w in spec.get("alone") or [])
         # each kind's cue phrases and what it asks for, the cue filled in when a question uses one
-        self.kinds: list[tuple[list[Phrase], Quantity]] = []
+        self.kinds: list[tuple[Phrases, Quantity]] = []
         for kind, body in (spec.get("kinds") or {}).items():
             digits = bool(body.get("digits_only"))
-            self.kinds.append((phrases(body.get("asked_by")), Quantity(
+            self.kinds.append((Phrases(phrases(body.get("asked_by"))), Quantity(
                 str(kind),
                 frozenset(stem(u.lower()) if u != "%" else u for u in body.get("units") or []),
                 frozenset() if digits else self.alone,  # "half an hour a week" states no score
@@ -77,6 +77,8 @@ class Quantities:
         """The amount the question's words ask for, if any; for a count, the thing counted is the first word
         after the cue outside `skip` ("how many of her stops" counts stops), with its synonyms."""
         for cues, kind in self.kinds:
+            if not cues.found_in(words):  # one set lookup for the kind, then its first cue in order
+                continue
             for cue in cues:
                 if not contains(words, cue):
                     continue

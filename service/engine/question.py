@@ -240,8 +240,8 @@ class Question:
     @cached_property
     def class_words(self) -> frozenset[str]:
         """The stems of the words of every name of the kinds of work and skill categories the question names."""
-        named = set(self.classes_named)
-        return frozenset(stem(w) for key, value in self.engine.classes_longest_first if value in named for w in key)
+        stems = self.engine.class_stems
+        return frozenset().union(*(stems.get(value, ()) for value in set(self.classes_named)))
 
     # -- what is asked -------------------------------------------------------------------------
 

@@ -113,9 +113,9 @@ def everyday(st: State) -> bool:
     """A task or an everyday topic, naming at most places and general things ("write me a Python function", "a
     restaurant in Berlin"), with no word tying it to her beyond the phrase itself."""
     q = st.q
-    matched = [p for p in st.engine.unnamed_refusals if contains(q.said, p)]
-    if not matched:
+    if not st.engine.unnamed_refusals.found_in(q.said):
         return False
+    matched = [p for p in st.engine.unnamed_refusals if contains(q.said, p)]
     portfolio = [e for e in q.entities if e.kind != "place" and e.kind not in CONCEPTS]
     # tied to her, and naming something or held by one of her passages ("what pool depth did the paper
     # recommend"): a question about her work
