@@ -65,6 +65,13 @@ ROUTES: list[tuple[str, dict[str, Any], str, list[str], int]] = [
         ["Kanji-aware Tokenizer", "Kamo Test Collection"],
         5,
     ),
+    (
+        "works-made-during-role",
+        {"role": ID + "RoleKyotoVisit"},
+        "work",
+        ["Kanji-aware Tokenizer", "Kamo Test Collection"],
+        4,
+    ),
     ("key-works", {}, "work", ["Ask Ines", "Tessera", "Lantern"], 12),
     (
         "roles-in-place",

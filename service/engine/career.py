@@ -455,8 +455,8 @@ def _finish(st: State, run: QueryRun, rows: list[dict[str, Any]]) -> None:
     # "projects from when she lived in Madrid", "what did he build in Madrid": the works made in those roles
     if st.q.has("making") or any((w,) in st.engine.classes and w not in career_words for w in st.q.cue):
         for r in rows:
-            made = st.run("during_role", {"role": r["role"].value})
-            found = [row["work"].value for row in made.rows if row["how"].value.startswith("made")]
+            made = st.run("made_during_role", {"role": r["role"].value})
+            found = [row["work"].value for row in made.rows]
             if found:
                 works += found
                 st.tell("roles.made", st.read_query(made, ", ".join(labels(st, found[:10]))),
@@ -489,11 +489,11 @@ def _work_asked(st: State, role: str) -> None:
     asked = set(st.q.ask)
     if not asked:
         return
-    made = st.run("during_role", {"role": role})
+    made = st.run("made_during_role", {"role": role})
     ents = st.engine.entities
     for row in made.rows:
         e = ents.get(row["work"].value)
-        if e is not None and row["how"].value.startswith("made") and asked <= st.engine.linker.naming.get(e.iri, set()):
+        if e is not None and asked <= st.engine.linker.naming.get(e.iri, set()):
             st.listed.insert(0, e.iri)
             st.say_account(e)
             return

@@ -265,8 +265,8 @@ def entity_answer(st: State) -> bool:
     if address:  # "Widgeteer source code", "where can I try it": the address asked for, then the overview
         st.tell(f"entity.{st.q.kind}", st.read_entity(e, facts), address=address)
     if role is not None:  # an organisation's overview lists what she made there
-        made = st.run("during_role", {"role": role.iri})
-        st.listed += [row["work"].value for row in made.rows if row["how"].value.startswith("made")]
+        made = st.run("made_during_role", {"role": role.iri})
+        st.listed += [row["work"].value for row in made.rows]
     if e.has_article:
         asked = _section_asked(st, e)
         if asked is not None:  # "Widget problems with sounds behind the listener": the section that says it

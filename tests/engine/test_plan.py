@@ -419,3 +419,17 @@ def test_a_plus_between_two_names_asks_for_works_with_both(planner: Planner) -> 
     plan = planner.plan("Rust + WebAssembly projects", today=TODAY)
     assert plan.normalized == "Rust and WebAssembly projects" and plan.route == "works_with_all"
     assert planner.plan("c++ projects", today=TODAY).route == "concept_works"  # a name ending in a plus stays whole
+
+
+def test_the_works_made_in_a_role_are_shown_with_the_query_that_lists_just_those(
+        planner: Planner, mateo_planner: Planner) -> None:  # fmt: skip
+    """ "What did she build while she lived in Rotterdam": the SPARQL shown lists the works attached to the role,
+    the ones the answer names, not every work active while it lasted."""
+    for p, question, work in ((planner, "what did she build while she lived in rotterdam", "Roadmatrix"),
+                              (mateo_planner, "what did he build while he lived in copenhagen", "Earbench")):
+        plan = p.plan(question, today=TODAY)
+        assert plan.route == "roles" and work in labels(plan.results)
+        made = [s for s in plan.sparql if s.name == "works-made-during-role"]
+        assert made and "works-during-role" not in [s.name for s in plan.sparql]
+        assert work in {r["workLabel"].value for r in made[0].rows}
+        assert work in (plan.answer.text if plan.answer else "")
