@@ -19,6 +19,8 @@ def load(kb: KB) -> Planner:
         from service.model_settings import Settings  # noqa: PLC0415
 
         planner.engine.meaning = Meaning.open(kb.path, planner.engine.passages, Settings.load())
+        if planner.engine.meaning is not None:
+            planner.engine.meaning.learn_routes(planner.matcher.routes)
     return planner
 
 

@@ -71,18 +71,26 @@ class Meaning:
         docs = [number[meta["ids"][at]] for at in rows]
         return cls(model, docs, np.ascontiguousarray(flat[rows]))
 
+    def learn_routes(self, routes: Mapping[str, Route]) -> None:
+        """Embed the routes' `meaning:` questions, once: when the engine loads, so that no visitor's question waits
+        for them (a model that fails now is asked again by the first question that needs them)."""
+        if self._routes is not None:
+            return
+        labelled = [(r.name, q) for r in routes.values() for q in r.meaning]
+        made = self._embed([q for _, q in labelled]) if labelled else None
+        if labelled and made is None:
+            return
+        self._routes = (labelled, made)
+
     def nearest_routes(self, question: str, routes: Mapping[str, Route]) -> list[tuple[str, float, str]]:
         """The routes declaring `meaning:` questions, each with its question nearest this one and their cosine,
         nearest first: the labelled data route choice falls back on when no route's rules answered."""
         vector = self.vector(question)
         if vector is None:
             return []
+        self.learn_routes(routes)
         if self._routes is None:
-            labelled = [(r.name, q) for r in routes.values() for q in r.meaning]
-            made = self._embed([q for _, q in labelled]) if labelled else None
-            if labelled and made is None:
-                return []
-            self._routes = (labelled, made)
+            return []
         labelled, matrix = self._routes
         if matrix is None:
             return []
