@@ -129,6 +129,7 @@ class Analyser:
             linked = self._meant_after_all(text, linked)
         tokens = tuple(tokenize(text))
         linked = self._own_practice(text, linked, tokens)
+        linked = self._titled_role(text, linked, tokens)
         words = [t.word for t in tokens]
         period = engine.dates.parse(text, today)
         mentions = linked.mentions
@@ -165,25 +166,45 @@ class Analyser:
         """ "before she went solo", "since he set up his own studio": the words name the role of the person's own
         practice (Engine.own_practice), when the question names no role itself."""
         own = self.engine.own_practice
-        if own is None or any(self.engine.entities[i].kind == "role" for i in linked.entities
-                              if i in self.engine.entities):  # fmt: skip
+        if own is None or self._names_role(linked):
             return linked
         words = [t.word for t in tokens]
         if not own[2].found_in(words):  # no phrase of it here: most questions
             return linked
         for phrase in own[1]:
-            at = next((i for i in range(len(words) - len(phrase) + 1) if tuple(words[i : i + len(phrase)]) == phrase),
-                      None)  # fmt: skip
-            if at is None:
-                continue
-            start, end = tokens[at].start, tokens[at + len(phrase) - 1].end
-            if any(m.start < end and start < m.end for m in linked.mentions):
-                continue
-            mention = Mention(text[start:end], start, end, [own[0]])
-            mentions = sorted([*linked.mentions, mention], key=lambda m: m.start)
-            rest = " ".join(t.original for t in tokens if not any(m.start <= t.start < m.end for m in mentions))
-            return replace(linked, mentions=mentions, rest=rest)
+            found = _role_named(text, linked, tokens, words, phrase, len(phrase), own[0])
+            if found is not None:
+                return found
         return linked
+
+    def _titled_role(self, text: str, linked: Linked, tokens: tuple[Token, ...]) -> Linked:
+        """ "C tools from her BSc", "hardware projects during his bachelor's": the one role whose title the words
+        name after the person's possessive (Engine.titled_roles), as a filter of works: when the question names a
+        kind of work narrower than any work, or a technology, and no role itself, and the title is no part of the
+        name of a kind of work ("her master plans"). Asked alone ("where did she do her masters") the career
+        answers, with the place and the school."""
+        named, phrases = self.engine.titled_roles
+        words = [t.word for t in tokens]
+        if not named or not phrases.found_in(words) or self._names_role(linked):
+            return linked
+        classes = self.engine.classes_in(tuple(words))
+        ents = self.engine.entities
+        broad = self.engine.broad("broad_kinds")  # "his undergrad final project" asks for the one project
+        if not any(kind == "class" and not iri.endswith(broad) for _, (iri, kind) in classes) and not any(
+                ents[i].kind == "skill" for i in linked.entities if i in ents):  # fmt: skip
+            return linked
+        kinds = [key for key, _ in classes if len(key) > 1]
+        for phrase, (iri, title) in sorted(named.items(), key=lambda kv: -len(kv[0])):
+            if any(contains(key, phrase[-title:]) for key in kinds):
+                continue
+            found = _role_named(text, linked, tokens, words, phrase, title, iri)
+            if found is not None:
+                return found
+        return linked
+
+    def _names_role(self, linked: Linked) -> bool:
+        ents = self.engine.entities
+        return any(ents[i].kind == "role" for i in linked.entities if i in ents)
 
     def _kinds_listed(self, words: list[str]) -> bool:
         """Whether the question names a kind of work narrower than any work, in the plural: a list of them asked
@@ -346,3 +367,18 @@ def _outside_kinds(cue: Sequence[str], kinds: list[tuple[tuple[str, ...], tuple[
             if tuple(out[i : i + len(key)]) == key:
                 out[i : i + len(key)] = [""] * len(key)
     return [w for w in out if w]
+
+
+def _role_named(text: str, linked: Linked, tokens: tuple[Token, ...], words: list[str], phrase: tuple[str, ...],
+                last: int, iri: str) -> Linked | None:
+    """The question's names with the role `iri` named by the last `last` words of the phrase where it first
+    occurs, or None when it does not, or where it does overlaps a name already found."""
+    at = next((i for i in range(len(words) - len(phrase) + 1) if tuple(words[i : i + len(phrase)]) == phrase), None)
+    if at is None:
+        return None
+    start, end = tokens[at + len(phrase) - last].start, tokens[at + len(phrase) - 1].end
+    if any(m.start < end and start < m.end for m in linked.mentions):
+        return None
+    mentions = sorted([*linked.mentions, Mention(text[start:end], start, end, [iri])], key=lambda m: m.start)
+    rest = " ".join(t.original for t in tokens if not any(m.start <= t.start < m.end for m in mentions))
+    return replace(linked, mentions=mentions, rest=rest)

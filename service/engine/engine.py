@@ -81,6 +81,7 @@ class Engine:
     private_topics: frozenset[str]  # private when the question is about the person (abstain.yaml)
     references: dict[str, Any]
     own_practice_spec: dict[str, Any]  # intents.yaml own_practice: the phrases and titles of one's own practice
+    role_titles_spec: dict[str, Any]  # intents.yaml role_titles: a role named by its title ("her BSc")
     voice: Voice
     messages: dict[str, str]
     shorthand: dict[str, str]  # chat shorthand -> the word it stands for (language/shorthand.yaml)
@@ -364,6 +365,7 @@ class Engine:
             third_party={k: list(v or []) for k, v in (abstain.get("about_a_third_party_alone") or {}).items()},
             references=references,
             own_practice_spec=spec.get("own_practice") or {},
+            role_titles_spec=spec.get("role_titles") or {},
             voice=voice,
             messages={str(k): str(v) for k, v in (extra.get("messages") or {}).items()},
             shorthand={str(k): str(v) for k, v in (extra.get("shorthand") or {}).items()},
@@ -416,6 +418,26 @@ class Engine:
             return None
         named = sorted({tuple(words(str(p))) for p in spec.get("phrases") or []}, key=len, reverse=True)
         return own.iri, named, Phrases(named)
+
+    @cached_property
+    def titled_roles(self) -> tuple[dict[tuple[str, ...], tuple[str, int]], Phrases]:
+        """A role named by its title after the person's possessive ("her BSc", "his bachelor's", "her internship"):
+        each phrase of intents.yaml role_titles (a possessive, then a word of one of its groups) -> the one role
+        whose title (its name before the first comma) holds a word of that group, and how many words of the
+        phrase name it; a group that several roles' titles hold names none. With the phrases as one set."""
+        spec = self.role_titles_spec
+        after = [tuple(words(str(p))) for p in spec.get("said_after") or []]
+        roles = [e for e in self.entities.values() if e.kind == "role"]
+        named: dict[tuple[str, ...], tuple[str, int]] = {}
+        for group in spec.get("groups") or []:
+            titles = [tuple(words(str(w))) for w in group]
+            holding = [e for e in roles if any(contains(words(e.label.split(",", 1)[0]), t) for t in titles)]
+            if len(holding) != 1:
+                continue
+            for title in titles:
+                for possessive in after:
+                    named[(*possessive, *title)] = (holding[0].iri, len(title))
+        return named, Phrases(list(named))
 
     @cached_property
     def class_stems(self) -> dict[tuple[str, str], frozenset[str]]:
