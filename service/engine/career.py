@@ -218,8 +218,9 @@ def career(st: State) -> bool:
         return False
     if not named and not places and st.q.kind_of_work is not None and not st.q.has("education"):
         return False  # "client work in Q3 2026" asks for works of a kind, not for the roles of "work in"
-    if named and not st.q.has("career") and _kind_of_work_only(st):
-        return False  # "when was the talk about moving Acme's search": the talk's date, not the role at Acme
+    if named and _kind_of_work_only(st) and (not st.q.has("career") or st.q.has("alongside")):
+        return False  # "when was the talk about moving Acme's search": the talk's date, not the role at Acme;
+        # "hardware projects he had going while employed at Acme": of the works, not the roles
     if "why" in st.engine.intents.sections_asked(st.q.said):
         return False  # "why did he step down as organiser": the reason is in the role's article, not its dates
     sequence = st.q.has("before") or st.q.has("after")  # "what came after Acme" is the next role

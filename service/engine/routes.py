@@ -178,12 +178,15 @@ def during_role(st: State, role: Entity, *, of_kind_only: bool = False) -> bool:
     kind = st.q.kind_of_work
     of_kind: tuple[str, str] | None = None  # the kind of work asked for, and whether any was made in the role
     none_of_kind = False
+    active: list[str] = []  # "hardware projects while at Lydhus", none made there: those active while it lasted
     if kind is not None:
         _, members = class_members(st, kind)  # "the talks she gave at the meetup": those of the kind only
         label, many = st.engine.class_labels[kind]
         of_kind = (label.lower(), many.lower())
         none_of_kind = not any(i in members for i in made)
-        if none_of_kind and of_kind_only:
+        if none_of_kind and st.q.has("alongside"):
+            active = [i for i in iris if i in members]
+        if none_of_kind and of_kind_only and not active:
             return False
         if not none_of_kind:
             made, iris = [i for i in made if i in members], [i for i in iris if i in members]
@@ -200,6 +203,12 @@ def during_role(st: State, role: Entity, *, of_kind_only: bool = False) -> bool:
         st.listed.insert(0, role.iri)
     else:  # "what did he build at Acme": the works made, then the role they were made in
         st.listed.insert(len(made), role.iri)
+    if active and of_kind is not None:
+        st.listed = [role.iri, *active] if st.q.has("count") else [*active, role.iri]
+        st.tell("works_during_role.active", st.read_query(run, ", ".join(labels(st, active[:10]))), role=role.label,
+                span=span, count=len(active), one=of_kind[0], many=of_kind[1],
+                works=names(labels(st, active), answer_limit(st)))  # fmt: skip
+        return True
     if made:
         one, many = of_kind if of_kind is not None and not none_of_kind else ("work", "works")
         st.tell("works_during_role.made", ref, role=role.label, span=span, count=len(made), one=one, many=many,
