@@ -117,6 +117,7 @@ class PublicHeaders:
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
+        self.cache_control = f"public, max-age={int(setting('CACHE_MAX_AGE'))}"  # read once, when the app is made
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"].startswith(OWNER_PREFIX):
@@ -133,7 +134,7 @@ class PublicHeaders:
                     if name not in headers:
                         headers[name] = value
                 if cached and message["status"] == 200 and "set-cookie" not in headers:
-                    not_modified = self._tag(scope, headers)
+                    not_modified = self._tag(scope, headers, self.cache_control)
                 if not_modified:
                     for name in _DROPPED_ON_304:
                         if name in headers:
@@ -148,7 +149,7 @@ class PublicHeaders:
         await self.app(scope, receive, sending)
 
     @staticmethod
-    def _tag(scope: Scope, headers: MutableHeaders) -> bool:
+    def _tag(scope: Scope, headers: MutableHeaders, cache_control: str) -> bool:
         """Give the response its ETag and Cache-Control; whether the request already holds it (304)."""
         kb = getattr(scope["app"].state, "kb", None) if "app" in scope else None
         build = getattr(kb, "digest", "") if kb is not None else ""
@@ -160,7 +161,7 @@ class PublicHeaders:
         if stamp:
             headers["last-modified"] = stamp
         if "cache-control" not in headers:
-            headers["cache-control"] = f"public, max-age={int(setting('CACHE_MAX_AGE'))}"
+            headers["cache-control"] = cache_control
         request = Headers(scope=scope)
         asked = request.get("if-none-match")
         if asked is not None:  # the tag decides when the request has one (RFC 9110 13.2.2)

@@ -30,31 +30,35 @@ from service.web.limits import KEY_ENV, SLOTS_ENV
 access = logging.getLogger("service.access")
 
 
+SWEEP = 0.5  # seconds between two looks at the connections' deadlines
+
+
 class GuardedHttpTools(HttpToolsProtocol):
-    """uvicorn's httptools protocol with a deadline for each request's headers and for its body."""
+    """uvicorn's httptools protocol with a deadline for each request's headers and for its body. A connection
+    notes when its deadline falls (a number, set and cleared at each step of a request: no timer made and
+    cancelled per request), and one sweep per event loop closes every connection past its deadline, every SWEEP
+    seconds while any connection is open."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._deadline: asyncio.TimerHandle | None = None
+        self._due: float | None = None  # the loop's time by which the headers or the body must be in
         self.header_timeout = float(setting("HEADER_TIMEOUT"))  # read in each worker process, from its environment
         self.body_timeout = float(setting("BODY_TIMEOUT"))
 
     def _arm(self, seconds: float) -> None:
-        self._disarm()
-        self._deadline = self.loop.call_later(seconds, self._too_slow)
+        self._due = self.loop.time() + seconds
 
     def _disarm(self) -> None:
-        if self._deadline is not None:
-            self._deadline.cancel()
-            self._deadline = None
+        self._due = None
 
     def _too_slow(self) -> None:
-        self._deadline = None
+        self._due = None
         if not self.transport.is_closing():
             self.transport.close()
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        _watch(self)
         self._arm(self.header_timeout)
 
     def on_headers_complete(self) -> None:
@@ -72,7 +76,32 @@ class GuardedHttpTools(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        _watched.get(self.loop, set()).discard(self)
         super().connection_lost(exc)
+
+
+_watched: dict[asyncio.AbstractEventLoop, set[GuardedHttpTools]] = {}  # the open connections of each event loop
+
+
+def _watch(protocol: GuardedHttpTools) -> None:
+    """Keep the connection in its loop's sweep, starting the sweep with the loop's first open connection."""
+    live = _watched.get(protocol.loop)
+    if live is None:
+        live = _watched[protocol.loop] = set()
+        protocol.loop.call_later(SWEEP, _sweep, protocol.loop)
+    live.add(protocol)
+
+
+def _sweep(loop: asyncio.AbstractEventLoop) -> None:
+    """Close the connections past their deadline; look again in SWEEP seconds while any is open."""
+    live = _watched.get(loop, set())
+    now = loop.time()
+    for late in [p for p in live if p._due is not None and p._due <= now]:
+        late._too_slow()
+    if live:
+        loop.call_later(SWEEP, _sweep, loop)
+    else:
+        _watched.pop(loop, None)
 
 
 class AccessLog:
