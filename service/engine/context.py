@@ -145,8 +145,10 @@ def _owed_amount(engine: Engine, words: list[str]) -> bool:
     did she make"): asked with no name, it is asked of the thing just discussed."""
     quantities = engine.quantities
     amount = quantities.asked(words, engine.amount_skipped, engine.synonyms)
-    class_words = {stem(w) for key, _ in engine.classes_in(tuple(words)) for w in key}
-    return amount is not None and quantities.owed(amount, class_words)
+    if amount is None:
+        return False
+    class_words = frozenset().union(*(engine.class_stems.get(v, ()) for _, v in engine.classes_in(tuple(words))))
+    return quantities.owed(amount, class_words)
 
 
 def _follows(engine: Engine, previous: Plan, what: str) -> bool:

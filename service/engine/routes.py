@@ -190,7 +190,7 @@ def during_role(st: State, role: Entity, *, of_kind_only: bool = False) -> bool:
             return False
         if not none_of_kind:
             made, iris = [i for i in made if i in members], [i for i in iris if i in members]
-    st.listed = made + [i for i in iris if i not in made]
+    st.listed = list(active) if active else made + [i for i in iris if i not in made]  # what the query is cited for
     st.plan.route = "works_during_role"
     st.exact = True
     ref = st.read_query(run, ", ".join(labels(st, st.listed[:10])))
@@ -205,9 +205,8 @@ def during_role(st: State, role: Entity, *, of_kind_only: bool = False) -> bool:
         st.listed.insert(len(made), role.iri)
     if active and of_kind is not None:
         st.listed = [role.iri, *active] if st.q.has("count") else [*active, role.iri]
-        st.tell("works_during_role.active", st.read_query(run, ", ".join(labels(st, active[:10]))), role=role.label,
-                span=span, count=len(active), one=of_kind[0], many=of_kind[1],
-                works=names(labels(st, active), answer_limit(st)))  # fmt: skip
+        st.tell("works_during_role.active", ref, role=role.label, span=span, count=len(active), one=of_kind[0],
+                many=of_kind[1], works=names(labels(st, active), answer_limit(st)))  # fmt: skip
         return True
     if made:
         one, many = of_kind if of_kind is not None and not none_of_kind else ("work", "works")

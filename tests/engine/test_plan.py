@@ -433,3 +433,12 @@ def test_the_works_made_in_a_role_are_shown_with_the_query_that_lists_just_those
         assert made and "works-during-role" not in [s.name for s in plan.sparql]
         assert work in {r["workLabel"].value for r in made[0].rows}
         assert work in (plan.answer.text if plan.answer else "")
+
+
+def test_works_of_a_kind_active_while_a_role_lasted_are_cited_alone(mateo_planner: Planner) -> None:
+    """None of the hardware is attached to the Lydhus role: the answer counts and cites the hardware active while it
+    lasted, and nothing else."""
+    plan = mateo_planner.plan("hardware projects while at Lydhus", today=TODAY)
+    assert plan.route == "works_during_role" and plan.answer is not None
+    assert "2 hardware projects of his were active while it lasted: Loom and Noctule" in plan.answer.text
+    assert [s.text for s in plan.answer.sources] == ["Loom, Noctule"]
