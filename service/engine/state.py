@@ -96,16 +96,35 @@ class State:
         ask = self.q.ask
         if self.way is not None:  # "which awards has she won": what the route's answers speak to unsaid
             ask = tuple(a for a in ask if a not in self.engine.declarations[self.way.route].speaks_to)
-        if not ask or self.of_kind_asked:  # "what OS does the Widgeteer firmware run on": its platforms
-            return True
         texts = [s for s, _ in self.draft.sentences] + [f"{r.title} {r.text}" for r in self.read.items.values()]
         found = set(terms(" ".join(texts)))
+        if any(not self._spoken_of(e, found) for e in self._skills_named()):
+            return False  # "what did he use MATLAB for in his student days": his studies, without MATLAB, are no answer
+        if not ask or self.of_kind_asked:  # "what OS does the Widgeteer firmware run on": its platforms
+            return True
         if any(holds(found, a, self.engine.synonyms) for a in ask):
             return True
         # "why did she choose simulated annealing for Widgeteer": a text relating every name the question relates
         # answers it, whatever verb the question used
         ents = self.q.entities
         return len(ents) >= 2 and all(set(terms(e.label)) <= found for e in ents)
+
+    def _skills_named(self) -> list[Entity]:
+        """The skills the question names, but for one written as an everyday word in lower case ("how far back
+        does the data go": no question of Go)."""
+        common = self.engine.common_english
+        return [e for e in self.q.entities if e.kind == "skill"
+                and not any(m.text.islower() and self.engine.speller.english(m.text) >= common
+                            for m in self.q.mentions_of(e.iri))]  # fmt: skip
+
+    def _spoken_of(self, e: Entity, found: set[str]) -> bool:
+        """Whether the answer drafted names the thing (as the question or the graph does), or read a query bound
+        to it."""
+        names = [e.label, e.short or "", *(m.text for m in self.q.mentions_of(e.iri))]
+        if any(name and set(terms(name)) <= found for name in names):
+            return True
+        bound = f"<{e.iri}>"
+        return any(bound in run.query for run in self.plan.sparql)
 
     def bridged(self) -> bool:
         """An asking word the answer drafted does not use, bridged by the meaning model to a word it does, near
