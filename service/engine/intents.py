@@ -167,6 +167,8 @@ class Intents:
         self.name_cues_joining: list[str] = list(spec.get("name_cues_joining") or [])
         self.asks_which = frozenset(str(w) for w in spec.get("asks_which") or [])
         self.asked_with_not_before = frozenset(str(w) for w in spec.get("asked_with_not_before") or [])
+        self.definite = frozenset(str(w) for w in spec.get("definite") or [])
+        self.title_articles = frozenset(str(w) for w in spec.get("title_articles") or [])
         # "I'm organising a conference - what talks has she given?": what the visitor says of themselves, up to
         # the first dash, colon, semicolon or comma, is no part of the question
         starts = "|".join(re.escape(p).replace("\\ ", r"\s+") for p in spec.get("visitor_prefaces") or [])

@@ -25,7 +25,7 @@ from service.engine.routes import (
 )
 from service.engine.state import State
 from service.engine.texts import described_among
-from service.text import terms
+from service.text import stem, terms
 from service.vocab import PF
 
 WORK = f"{PF}Work"  # every work: the class "list her projects" asks for
@@ -35,7 +35,7 @@ def pivot(st: State) -> bool:
     """A technology the graph lacks: say the graph lists no such work, and show what is used instead."""
     absent = st.q.absent  # not inside a period, nor where a name of the graph is
     if not absent.entities:  # a name in no lexicon, asked as a technology ("has she used Qdrant for search")
-        unknown = _unknown_technology(st)
+        unknown = _unknown_technology(st) or _unknown_practice(st)
         return unknown is not None and not _defines(st, [unknown[1]]) and _pivot_unknown(st, unknown[0])
     spans = [(m.start, m.end) for m in absent.mentions]
     if _defines(st, spans):  # "what is Scala": its definition, or not covered; no list of what she uses instead
@@ -114,6 +114,41 @@ def _unknown_technology(st: State) -> tuple[str, tuple[int, int]] | None:
     return text, (run[0][0], run[-1][1])
 
 
+def _unknown_practice(st: State) -> tuple[str, tuple[int, int]] | None:
+    """A thing the site never speaks of, asked whether the person does it ("has she ever designed a golf course",
+    "does she do skatepark design", "any corten steel in her designs"): a question that asks whether (intents.yaml
+    asks_whether) she made or used it (making, technology), with one run of at most three words the site never
+    uses, English or not, and no other word it does not know. Not after a word that takes the thing as known
+    (intents.yaml definite: "has she used the scanner" is no question of her practice), nor beside "or" or "and"
+    (intents.yaml name_cues_joining): "a review board or committee" says one thing two ways."""
+    if not (st.q.has("asks_whether") and (st.q.has("making") or st.q.has("technology"))) or st.q.entities:
+        return None
+    tokens = st.q.tokens
+    runs: list[list[int]] = []
+    for i, t in enumerate(tokens):
+        # a word of a synonym group is one of the site's ("levees": its dikes)
+        if len(t.word) >= 3 and not t.word.isdigit() and st.q.unknown_words([t.word]) \
+                and not st.engine.synonyms.get(stem(t.word)):
+            if runs and runs[-1][-1] == i - 1:
+                runs[-1].append(i)
+            else:
+                runs.append([i])
+    if len(runs) != 1 or len(runs[0]) > 3 or runs[0][0] == 0:
+        return None
+    run = runs[0]
+    if tokens[run[0] - 1].word in st.engine.intents.definite:
+        return None
+    # "a design review board or committee": one thing said two ways, one of them the site's
+    joined, articles = st.engine.intents.name_cues_joining, st.engine.intents.title_articles
+    before = run[0] - 1
+    while before > 0 and tokens[before].word in articles:  # "a synthesizer or a drum machine"
+        before -= 1
+    if tokens[before].word in joined or (run[-1] + 1 < len(tokens) and tokens[run[-1] + 1].word in joined):
+        return None
+    start, end = tokens[run[0]].start, tokens[run[-1]].end
+    return st.q.span_text(start, end), (start, end)
+
+
 def _pivot_unknown(st: State, name: str) -> bool:
     """The pivot for a technology no lexicon names: no work uses it; the skills used most, and the key works."""
     evidence = st.run("absent_evidence", {"name": name})
@@ -124,7 +159,7 @@ def _pivot_unknown(st: State, name: str) -> bool:
     st.plan.route = "pivot"
     st.near = True  # a name no vocabulary knows may be no technology at all ("Zorblatt"): weak, never High
     st.listed = column_iris(keys, "work")
-    st.tell("pivot.none", st.read_query(evidence, f"{len(evidence.rows)} rows"), name=name)
+    st.tell("pivot.unheard", st.read_query(evidence, f"{len(evidence.rows)} rows"), name=name)
     used = skills.rows[:3]
     if used:
         read = ", ".join(f"{r['skillLabel'].value}: {r['works'].value}" for r in used)

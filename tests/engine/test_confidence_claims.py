@@ -26,3 +26,15 @@ def test_a_name_no_vocabulary_knows_is_pivoted_on_weakly_and_english_words_not_a
 def test_a_count_is_not_answered_by_a_passage_that_states_none(planner: Planner) -> None:
     plan = planner.plan("how many skills does she have")
     assert plan.route != "passage" and plan.confidence.label != "High"
+
+
+def test_a_thing_the_site_never_speaks_of_asked_of_her_work_gets_a_weak_pivot(planner: Planner) -> None:
+    """English or not: "has she ever designed a golf course" is answered that nothing she published speaks of it,
+    with what she does instead, never at High; a thing taken as known ("the scanner") or said beside another way of
+    saying it ("a synthesizer or a drum machine") is not."""
+    plan = planner.plan("has she ever designed a golf course?")
+    assert plan.route == "pivot" and plan.confidence.label != "High"
+    assert plan.answer is not None and "Nothing Ines has published speaks of golf" in plan.answer.text
+    for question in ("has she used the scanner", "did she build a blockchain or a ledger?",
+                     "did she work with a colleague on the bakery"):
+        assert planner.plan(question).route != "pivot", question
