@@ -214,7 +214,7 @@ def career(st: State) -> bool:
         or _after_titled(st, works)  # "what did he do after the research assistant post"
         or (places and st.q.has("outside") and not works)  # "has she ever worked outside Europe"
     )
-    if not asked:
+    if not asked or st.q.has("on_the_side"):  # "what did he do on the side, outside his job": of his works
         return False
     if not named and not places and st.q.kind_of_work is not None and not st.q.has("education"):
         return False  # "client work in Q3 2026" asks for works of a kind, not for the roles of "work in"

@@ -53,6 +53,10 @@ class DateParser:
         self.role_reach = int(around.pop("reach", 0))
         self.role_bounds: dict[str, str] = {fold(str(k)): str(v) for k, v in around.items()}
         self.lead_in = [tuple(fold(str(p)).split()) for p in spec.get("lead_in") or []]
+        # "around covid": a time everyone knows by its name, first and last month
+        self.named: dict[str, tuple[str, str]] = {fold(str(k)): (str(v[0]), str(v[1]))
+                                                  for k, v in (spec.get("named") or {}).items()}  # fmt: skip
+        self.named_words = frozenset(w for name in self.named for w in re.findall(r"[\w-]+", name)) - {"the"}
         seasons = [p for p, (first, last) in self.parts.items() if (last - first) % 12 <= 2]  # "last summer"
         month = "|".join(sorted(map(re.escape, self.months), key=len, reverse=True))
         part = "|".join(sorted(map(re.escape, self.parts), key=len, reverse=True))
@@ -62,6 +66,7 @@ class DateParser:
         season = "|".join(sorted(map(re.escape, seasons), key=len, reverse=True)) or "(?!)"
         counted = "|".join(sorted(map(re.escape, map(fold, spec.get("counted") or [])), key=len, reverse=True))
         not_counted = rf"(?!\s+(?:{counted})\b)" if counted else ""
+        named = "|".join(sorted(map(re.escape, self.named), key=len, reverse=True)) or "(?!)"
         self._patterns: list[tuple[re.Pattern[str], str]] = [
             (re.compile(rf"\b(?:from\s+|between\s+)?({month})\.?\s+(?:of\s+)?{year}{until}({month})\.?\s+(?:of\s+)?{year}\b"),
              "month_range_years"),
@@ -69,6 +74,7 @@ class DateParser:
              "month_range"),
             (re.compile(rf"\b(\d{{1,2}})[/.](\d{{1,2}})[/.]{year}\b"), "numeric_day"),
             (re.compile(r"\b(?:(early|mid|late)[\s-]+)?(19\d0|20\d0)'?s\b"), "decade"),
+            (re.compile(rf"\b(?:{year}\s+)?({named})\b"), "named"),
             (re.compile(rf"\b(last|past|previous|this)\s+({season})\b"), "relative_season"),
             (re.compile(rf"\b(before|after)\s+(?:({month})\.?\s+)?{year}\b"), "open"),
             (re.compile(rf"\b(\d+|{number})\s+(year|month|week)s?\s+ago\b"), "ago"),
@@ -85,7 +91,8 @@ class DateParser:
             (re.compile(rf"\b({month})\.?\s+(?:of\s+)?{year}\b"), "month_year"),
             (re.compile(rf"\b{year}-(\d{{2}})\b"), "iso_month"),
             (re.compile(rf"\b(?:from|between)?\s*{year}\s*(?:-|–|to|until|till|and)\s*{year}\b"), "year_range"),
-            (re.compile(rf"\b(?:past|last|previous)\s+(\d+|{number})\s+(day|week|month|year)s?\b"), "relative_n"),
+            (re.compile(rf"\b(?:past|last|previous)\s+(\d+|{number})\s+(?:of\s+)?(day|week|month|year)s?\b"),
+             "relative_n"),
             (re.compile(r"\b(?:past|last|previous)\s+(day|week|month|year)\b"), "relative_1"),
             (re.compile(r"\bthis\s+(year|month)\b"), "this"),
             (re.compile(rf"\b(?:in|during|of|for|from|around|since)?\s*{year}\b{not_counted}"), "year"),
@@ -218,6 +225,12 @@ class DateParser:
                 return _add_months(today.replace(day=1), -1), today
             if kind == "this":
                 return (date(today.year, 1, 1) if g[0] == "year" else today.replace(day=1)), today
+            if kind == "named":  # "the 2020 lockdown": the part of it in that year
+                began, ended = (date.fromisoformat(f"{month}-01") for month in self.named[g[1]])
+                since, until = began, min(_month_end(ended.year, ended.month), today)
+                if g[0]:
+                    since, until = max(since, date(int(g[0]), 1, 1)), min(until, date(int(g[0]), 12, 31))
+                return (since, until) if since <= until else None
             if kind == "year":
                 year = int(g[0])
                 if year > today.year + 1:

@@ -104,6 +104,9 @@ class State:
             return True
         if any(holds(found, a, self.engine.synonyms) for a in ask):
             return True
+        # "how did the pandemic affect her work": a text that speaks of a time named by its name speaks to it
+        if any(stem(w) in found for w in self.q.in_period & self.engine.dates.named_words):
+            return True
         # "why did she choose simulated annealing for Widgeteer": a text relating every name the question relates
         # answers it, whatever verb the question used
         ents = self.q.entities

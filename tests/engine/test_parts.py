@@ -56,6 +56,9 @@ from tests.conftest import TODAY
         ("did she present anything in '24?", "2024-01-01", "2024-12-31"),  # a year written short
         ("summer ’19", "2019-06-01", "2019-08-31"),
         ("back in '99", "1999-01-01", "1999-12-31"),
+        ("the last couple of years", "2024-11-30", "2026-11-30"),  # "of" between the number and the unit
+        ("what did he build around covid", "2020-03-01", "2021-12-31"),  # a time known by its name (dates.yaml)
+        ("during the 2020 lockdown", "2020-03-01", "2020-12-31"),  # ... in the year given
     ],
 )
 def test_periods(planner: Planner, text: str, start: str, end: str) -> None:
