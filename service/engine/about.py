@@ -142,6 +142,14 @@ def authored_answer(st: State) -> bool:
     return authored(st, st.q.authored_key)
 
 
+def answer_of_route(st: State) -> bool:
+    """The answer of the answers.yaml item the way's route makes, as for a question with one answer: what the
+    meaning model's route choice runs for a route with no ways of its own ("what software does she use for her
+    drawings", nearest the skills route's "what software does he use")."""
+    item = next((a for a in st.engine.authored if st.way is not None and a.route == st.way.route), None)
+    return item is not None and authored(st, item.key)
+
+
 def contact_or_recent(st: State) -> bool:
     """A contact or a recent-work question that is no authored phrase: the answer of that key."""
     return authored(st, st.q.kind)

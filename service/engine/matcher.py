@@ -97,7 +97,9 @@ class Matcher:
         if len(near) > 1 and near[0][1] - near[1][1] < float(weights["route_margin"]):
             return False
         name, score, example = near[0]
-        for way in sorted(self.routes[name].ways, key=lambda w: w.precedence):
+        # a route with no ways of its own is the answer of a question with one answer (answers.yaml)
+        ways = self.routes[name].ways or (Way(name, "about.answer_of_route", 0.0),)
+        for way in sorted(ways, key=lambda w: w.precedence):
             if any(holds(st.q, c) for c in way.unless):
                 continue
             if _kept_as_weak(st, way, lambda: bool(st.listed) and not (

@@ -38,6 +38,7 @@ STEPS: dict[str, Step] = {
     "lists.class_list": lists.class_list,
     "about.authored_answer": about.authored_answer,
     "about.contact_or_recent": about.contact_or_recent,
+    "about.answer_of_route": about.answer_of_route,
     "texts.define": texts.define,
     "texts.lexicon_definition": texts.lexicon_definition,
     "texts.explain": texts.explain,

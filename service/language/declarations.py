@@ -31,7 +31,8 @@ STEPS = frozenset({
     "lists.pivot", "lists.comparison", "career.place_of", "career.events_in_place", "career.career",
     "relations.dates", "lists.count", "relations.relation", "relations.fact", "relations.of_kind", "lists.ongoing",
     "lists.role_named", "lists.period", "texts.described_work", "lists.class_list", "about.authored_answer",
-    "about.contact_or_recent", "texts.define", "texts.lexicon_definition", "texts.explain", "lists.with_all",
+    "about.contact_or_recent", "about.answer_of_route", "texts.define", "texts.lexicon_definition", "texts.explain",
+    "lists.with_all",
     "lists.concept_works", "about.person_named", "relations.described_neighbour", "routes.entity_answer",
     "lists.all_works", "texts.top_passage", "texts.named_work_passage", "lists.works_filtered", "graph.list",
 })  # fmt: skip
