@@ -169,6 +169,7 @@ class Intents:
         self.asked_with_not_before = frozenset(str(w) for w in spec.get("asked_with_not_before") or [])
         self.definite = frozenset(str(w) for w in spec.get("definite") or [])
         self.title_articles = frozenset(str(w) for w in spec.get("title_articles") or [])
+        self.auxiliaries = frozenset(str(w) for w in spec.get("auxiliaries") or [])
         # "I'm organising a conference - what talks has she given?": what the visitor says of themselves, up to
         # the first dash, colon, semicolon or comma, is no part of the question
         starts = "|".join(re.escape(p).replace("\\ ", r"\s+") for p in spec.get("visitor_prefaces") or [])

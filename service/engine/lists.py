@@ -266,6 +266,20 @@ def count(st: State) -> bool:
     return False
 
 
+def _counted_within(st: State) -> bool:
+    """Whether the question counts things inside one thing of another kind it names, the subject of its verb
+    ("how many projects does the water book cover": the book's account says, not the number of books); not "how
+    many talks has he given, counting the workshop"."""
+    cue = st.q.cue
+    kinds = st.engine.classes_in(cue)
+    if len(kinds) < 2:
+        return False
+    at = sorted((i, len(key)) for key, _ in kinds for i in range(len(cue)) if cue[i : i + len(key)] == key)
+    (first, size), (second, _) = at[0], at[1]
+    after = cue[first + size : second]  # "does the water" in "how many projects does the water book cover"
+    return len(after) >= 2 and after[0] in st.engine.intents.auxiliaries and after[1] in st.engine.intents.definite
+
+
 def ongoing(st: State) -> bool:
     """ "which of his projects are still active": the works begun with no end date (of the kind named, if any)."""
     run = st.run("ongoing")
@@ -460,6 +474,8 @@ def _of_two_classes(st: State, first: str, second: str, *, counting: bool) -> bo
 
 
 def class_list(st: State, found: tuple[str, str] | None = None, *, counting: bool = False) -> bool:
+    if (counting or st.q.has("count")) and _counted_within(st):
+        return False
     at = [e for e in st.q.entities if e.kind != "person"]  # "talks she gave at the Widget Meetup"
     found = found or st.q.class_named
     assert found is not None

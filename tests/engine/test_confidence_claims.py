@@ -38,3 +38,13 @@ def test_a_thing_the_site_never_speaks_of_asked_of_her_work_gets_a_weak_pivot(pl
     for question in ("has she used the scanner", "did she build a blockchain or a ledger?",
                      "did she work with a colleague on the bakery"):
         assert planner.plan(question).route != "pivot", question
+
+
+def test_a_count_inside_one_thing_of_a_kind_is_not_the_number_of_that_kind(noor_planner: Planner) -> None:
+    """ "how many projects does the book describe" asks what the book's account says, not how many books there
+    are ("The graph lists 1 book" at High); "how many talks has she given, counting the workshop" still counts."""
+    for question in ("how many projects does the book describe?", "how many projects does the water book cover"):
+        plan = noor_planner.plan(question)
+        assert plan.route not in ("count", "class_list") and plan.confidence.label != "High", question
+    counted = noor_planner.plan("how many talks has she given, counting the workshop?")
+    assert counted.route in ("count", "class_list") and counted.answer is not None
