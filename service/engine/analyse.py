@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date
+from itertools import pairwise
 
 from rapidfuzz.distance import Levenshtein
 
@@ -100,7 +101,16 @@ class Analyser:
         tokens = tokenize(text)
         # a real word one letter from a name's word beside the rest of the name ("the Lindenhof price")
         near = dict(self.engine.linker.near_name([t.word for t in tokens]))
+        joins = self._compounds(text, tokens)
+        skip = -1
         for i, token in enumerate(tokens):
+            if i == skip:
+                continue
+            if i in joins:  # "school yards": the site's own "schoolyards"
+                out.append(text[last : token.start] + joins[i])
+                last, skip = tokens[i + 1].end, i + 1
+                corrections.append((text[token.start : tokens[i + 1].end], joins[i]))
+                continue
             if "://" in text[max(0, token.start - 8) : token.start + 3]:
                 continue
             if token.word.endswith("n") and text[token.end : token.end + 2] in ("'t", "’t"):
@@ -119,6 +129,20 @@ class Analyser:
             corrections.append((token.original, fixed))
         out.append(text[last:])
         return "".join(out), corrections
+
+    def _compounds(self, text: str, tokens: Sequence[Token]) -> dict[int, str]:
+        """Two words written apart that the site writes as one ("school yards", "data set"): the first's index ->
+        the word, when it is a word (of English or of the site's vocabulary: never a name's words run together,
+        "mateovarga") the site's passages use, and neither part is short ("may be", "on line")."""
+        engine, out = self.engine, {}
+        for i, (a, b) in enumerate(pairwise(tokens)):
+            if text[a.end : b.start] != " " or len(a.word) < 3 or len(b.word) < 3 or not (a.word + b.word).isalpha():
+                continue
+            joined = a.word + b.word
+            word = engine.speller.english(joined) or joined in engine.speller.known  # a word, not "inescalder"
+            if word and joined not in engine.stopwords and engine.passages.df(stem(joined)) and i - 1 not in out:
+                out[i] = joined
+        return out
 
     def read(self, asked: str, text: str, today: date, corrections: tuple[tuple[str, str], ...] = (),
              excluded: frozenset[str] = frozenset()) -> Question:  # fmt: skip
