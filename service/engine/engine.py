@@ -247,6 +247,13 @@ class Engine:
                 key = tuple(t.word for t in tokenize(name))
                 if key not in classes or (kind == "class" and classes[key][1] != "class"):
                     classes[key] = (iri, kind)  # a kind of work wins over a skill category ("libraries")
+        # "client stuff", "research gigs": a kind of work named by its first words and another word for work
+        heads = language["intents"].get("work_heads") or {}
+        own, said = frozenset(str(w) for w in heads.get("own") or []), [str(w) for w in heads.get("said") or []]
+        for key, (iri, kind) in list(classes.items()):
+            if kind == "class" and len(key) >= 2 and key[-1] in own:
+                for head in said:
+                    classes.setdefault((*key[:-1], head), (iri, kind))
         passage_words = [w for p in kb.passages for w in words(f"{p.title} {p.heading} {p.text}")]
         # the words of names and of kinds of thing are the site's words too, used as often as any settled word
         # ("programing languages" -> "programming" even when no article says "programming")
