@@ -113,8 +113,10 @@ def resolve(engine: Engine, question: str, previous: Plan, today: date, joined: 
     about = _subject(engine, previous, question)
     roles = [r.iri for r in previous.results if engine.entities.get(r.iri) and engine.entities[r.iri].kind == "role"]
     subject = engine.entities.get(previous.entity or "")
-    if _follows(engine, previous, "role") and len(roles) == 1 and (subject is None or subject.kind == "place"):
-        about = roles[0]  # "what did she do in Madrid", "how long did that last?": the one role found there
+    if _follows(engine, previous, "role") and len(roles) == 1 and (subject is None or subject.kind not in (
+            "work", "role", "person")):  # fmt: skip
+        about = roles[0]  # "what did she do in Madrid", "how long did that last?": the one role found there (or at
+        # the hearing-aid company, a theme named beside the place)
     if pronouns is not None and about in engine.entities and about not in linked.entities:
         label = engine.entities[about or ""].display
         found = pronouns.search(question)
@@ -167,6 +169,9 @@ def _in_account(engine: Engine, words: list[str], content: list[str], about: str
     return e is not None and bool(asked) and asked <= set(terms(f"{e.label} {e.description or ''}"))
 
 
+TEXT_ROUTES = frozenset({"explain", "passage", "described"})  # answers quoted from one thing's own account
+
+
 def _subject(engine: Engine, previous: Plan, question: str) -> str | None:
     """What the previous plan was about: its entity, but for the owner (everyone's subject) the one other thing
     the question named ("when did Ada start working on Widget"), or the one thing answered when it named none
@@ -185,6 +190,11 @@ def _subject(engine: Engine, previous: Plan, question: str) -> str | None:
     if _follows(engine, previous, "related") and len(related) == 1 and not asks_relation:  # the thing first asked about
         return related[0]  # "what replaced Widget?" answered with one thing: "what is it written in?" asks of it
     subject = engine.entities.get(previous.entity or "")
+    first = engine.entities.get(previous.results[0].iri) if previous.results else None
+    if previous.route in TEXT_ROUTES and first is not None and first.kind == "work" and (
+            subject is None or subject.kind != "work"):  # fmt: skip
+        return first.iri  # "why did Quillon switch to OpenSearch" answered from the migration's own account: "did
+        # anything go wrong during it?" asks of the migration, not of Quillon
     if subject is not None and subject.kind != "person":
         return subject.iri
     named = [i for i in engine.linker.link(previous.normalized).entities
