@@ -193,8 +193,8 @@ def _subject(engine: Engine, previous: Plan, question: str) -> str | None:
     first = engine.entities.get(previous.results[0].iri) if previous.results else None
     if previous.route in TEXT_ROUTES and first is not None and first.kind == "work" and (
             subject is None or subject.kind != "work"):  # fmt: skip
-        return first.iri  # "why did Quillon switch to OpenSearch" answered from the migration's own account: "did
-        # anything go wrong during it?" asks of the migration, not of Quillon
+        return first.iri  # "why did Acme switch databases" answered from the migration's own account: "did
+        # anything go wrong during it?" asks of the migration, not of Acme
     if subject is not None and subject.kind != "person":
         return subject.iri
     named = [i for i in engine.linker.link(previous.normalized).entities

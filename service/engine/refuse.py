@@ -8,6 +8,7 @@ from service.engine import texts
 from service.engine.catalog import CONCEPTS
 from service.engine.intents import contains
 from service.engine.state import State
+from service.text import stem
 
 
 def _decline(st: State, route: str, reason: str) -> bool:
@@ -35,7 +36,27 @@ def _private_topic(st: State) -> bool:
         return False
     if any(e.kind not in ("person", "place") for e in q.entities):
         return False
+    # "how does she get the kids involved in designing the schoolyards": the topic is one her passages speak of,
+    # beside another word of her work, so the question is about the work
+    found = [w for w in q.said if w in topics]
+    if all(_used(st, w) for w in found) and _of_work(st, set(found)):
+        return False
     return any(w in engine.person_words for w in q.said) or any(e.kind == "person" for e in q.entities)
+
+
+def _used(st: State, word: str) -> bool:
+    """Whether the site's passages use the word or a word of its synonym group ("kids": "children")."""
+    term, passages = stem(word), st.engine.passages
+    return bool(passages.df(term)) or any(passages.df(t) for t in st.engine.synonyms.get(term, ()))
+
+
+def _of_work(st: State, topics: set[str]) -> bool:
+    """Whether the question holds a word of the site's own vocabulary beside the private topic words and the words
+    for the person: a content word her passages use that is no everyday word."""
+    engine = st.engine
+    common = engine.common_english
+    return any(w not in topics and w not in engine.person_words and w not in engine.stopwords
+               and engine.passages.df(stem(w)) and engine.speller.english(w) < common for w in st.q.said)  # fmt: skip
 
 
 def opinion(st: State) -> bool:

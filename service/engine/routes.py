@@ -178,7 +178,7 @@ def during_role(st: State, role: Entity, *, of_kind_only: bool = False) -> bool:
     kind = st.q.kind_of_work
     of_kind: tuple[str, str] | None = None  # the kind of work asked for, and whether any was made in the role
     none_of_kind = False
-    active: list[str] = []  # "hardware projects while at Lydhus", none made there: those active while it lasted
+    active: list[str] = []  # "hardware projects while at Acme", none made there: those active while it lasted
     if kind is not None:
         _, members = class_members(st, kind)  # "the talks she gave at the meetup": those of the kind only
         label, many = st.engine.class_labels[kind]

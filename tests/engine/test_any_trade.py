@@ -85,14 +85,15 @@ def test_the_press_coverage_of_one_work(noor_planner: Planner, planner: Planner,
 
 def test_a_passage_held_only_through_the_meaning_of_its_words_is_a_medium_answer(noor_planner: Planner,
                                                                                  planner: Planner) -> None:  # fmt: skip
-    """ "kids" is bridged to the passage's "children", "thought" to "think": the passage answers, never at High."""
-    plan = noor_planner.plan("did the kids come up with anything the designers hadn't thought of?", today=TODAY,
-                             trace=True)  # fmt: skip
+    """ "japan" is bridged to the passage's "japanese": the passage answers, never at High; "kids" (the passage's
+    "children", a word of ordinary English's equivalents) beside words the passage lacks is no High answer either."""
+    plan = noor_planner.plan("did the kids come up with anything the designers hadn't thought of?", today=TODAY)
     assert (plan.route, plan.confidence.level) == ("passage", "weak")
     assert plan.answer is not None and "places to be alone" in plan.answer.text
-    assert any(s.stage == "meaning" and "bridged" in s.text for s in plan.trace or [])
-    route, level, text = _said(planner, "which institute hosted her in japan")
-    assert (route, level) == ("passage", "weak") and "Kansai Institute of Informatics" in text
+    japan = planner.plan("which institute hosted her in japan", today=TODAY, trace=True)
+    assert (japan.route, japan.confidence.level) == ("passage", "weak")
+    assert japan.answer is not None and "Kansai Institute of Informatics" in japan.answer.text
+    assert any(s.stage == "meaning" and "bridged" in s.text for s in japan.trace or [])
 
 
 def test_software_used_for_a_work_is_its_tools_where_no_work_is_software(noor_planner: Planner) -> None:

@@ -48,3 +48,12 @@ def test_a_count_inside_one_thing_of_a_kind_is_not_the_number_of_that_kind(noor_
         assert plan.route not in ("count", "class_list") and plan.confidence.label != "High", question
     counted = noor_planner.plan("how many talks has she given, counting the workshop?")
     assert counted.route in ("count", "class_list") and counted.answer is not None
+
+
+def test_a_private_word_her_work_speaks_of_is_no_private_question(noor_planner: Planner) -> None:
+    """ "kids" beside the schoolyards she designs asks of her work (her passages speak of children); "does she
+    have kids" and "how old are her kids" are still private."""
+    work = noor_planner.plan("how does she actually get the kids involved in designing the schoolyards?")
+    assert work.route != "private"
+    for question in ("does she have kids?", "how old are her kids", "is she married with kids"):
+        assert noor_planner.plan(question).route == "private", question
