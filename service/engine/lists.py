@@ -121,7 +121,8 @@ def _unknown_practice(st: State) -> tuple[str, tuple[int, int]] | None:
     uses, English or not, and no other word it does not know. Not after a word that takes the thing as known
     (intents.yaml definite: "has she used the scanner" is no question of her practice), nor beside "or" or "and"
     (intents.yaml name_cues_joining): "a review board or committee" says one thing two ways."""
-    if not (st.q.has("asks_whether") and (st.q.has("making") or st.q.has("technology"))) or st.q.entities:
+    if not (st.q.has("asks_whether") and (st.q.has("making") or st.q.has("technology"))) or any(
+            e.kind != "person" for e in st.q.entities):  # fmt: skip
         return None
     tokens = st.q.tokens
     runs: list[list[int]] = []

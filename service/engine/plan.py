@@ -61,18 +61,21 @@ class Planner:
         plan.normalized = normalized
         whole = self.engine.declarations[plan.route].whole
         parts = self.engine.two.split(normalized) if split and not whole else None
-        if parts is not None and (both := self._two(plan, parts, today, trace, runs)) is not None:
+        if parts is not None and (both := self._two(plan, parts, today, trace, runs, previous)) is not None:
             both.timing_ms = (time.perf_counter() - started) * 1000
             return both
         plan.timing_ms = (time.perf_counter() - started) * 1000
         return plan
 
-    def _two(self, whole: Plan, parts: tuple[str, str], today: date, trace: bool, runs: Runs) -> Plan | None:
-        """Two questions asked in one, each answered in turn, the second as the follow-up of the first. When the
+    def _two(self, whole: Plan, parts: tuple[str, str], today: date, trace: bool, runs: Runs,
+             previous: Plan | None = None) -> Plan | None:  # fmt: skip
+        """Two questions asked in one, each answered in turn, the first after the question before them ("what's the
+        firmware written in, and on which chip?" after a question about Loom), the second as the follow-up of the
+        first. When the
         first answer already says what the second asks, it alone; when the second finds no answer, or a weak one
         about something else, the first alone, saying so, if it is sure and the question read whole is not;
         else (None) the whole reading stands."""
-        first = self.plan(parts[0], today=today, trace=trace, split=False, runs=runs)
+        first = self.plan(parts[0], previous=previous, today=today, trace=trace, split=False, runs=runs)
         if not two.answered(first):
             return None
         then = self.plan(parts[1], previous=first, today=today, trace=trace, split=False, joined=True, runs=runs)
