@@ -96,11 +96,14 @@ class State:
         ask = self.q.ask
         if self.way is not None:  # "which awards has she won": what the route's answers speak to unsaid
             ask = tuple(a for a in ask if a not in self.engine.declarations[self.way.route].speaks_to)
+        skills = self._skills_named()
+        if not skills and (not ask or self.of_kind_asked):  # "what OS does the Widgeteer firmware run on": its
+            return True  # platforms
         texts = [s for s, _ in self.draft.sentences] + [f"{r.title} {r.text}" for r in self.read.items.values()]
         found = set(terms(" ".join(texts)))
-        if any(not self._spoken_of(e, found) for e in self._skills_named()):
+        if any(not self._spoken_of(e, found) for e in skills):
             return False  # "what did he use MATLAB for in his student days": his studies, without MATLAB, are no answer
-        if not ask or self.of_kind_asked:  # "what OS does the Widgeteer firmware run on": its platforms
+        if not ask or self.of_kind_asked:
             return True
         if any(holds(found, a, self.engine.synonyms) for a in ask):
             return True
