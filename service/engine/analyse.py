@@ -133,10 +133,12 @@ class Analyser:
     def _compounds(self, text: str, tokens: Sequence[Token]) -> dict[int, str]:
         """Two words written apart that the site writes as one ("school yards", "data set"): the first's index ->
         the word, when it is a word (of English or of the site's vocabulary: never a name's words run together,
-        "mateovarga") the site's passages use, and neither part is short ("may be", "on line")."""
+        "mateovarga") the site's passages use, both written in lower case, and neither part is short ("may be",
+        "on line")."""
         engine, out = self.engine, {}
         for i, (a, b) in enumerate(pairwise(tokens)):
-            if text[a.end : b.start] != " " or len(a.word) < 3 or len(b.word) < 3 or not (a.word + b.word).isalpha():
+            if text[a.end : b.start] != " " or len(a.word) < 3 or len(b.word) < 3 or not (a.word + b.word).isalpha() \
+                    or not (a.original.islower() and b.original.islower()):  # "open Search": a name, as written
                 continue
             joined = a.word + b.word
             word = engine.speller.english(joined) or joined in engine.speller.known  # a word, not "inescalder"

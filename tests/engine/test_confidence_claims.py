@@ -57,3 +57,12 @@ def test_a_private_word_her_work_speaks_of_is_no_private_question(noor_planner: 
     assert work.route != "private"
     for question in ("does she have kids?", "how old are her kids", "is she married with kids"):
         assert noor_planner.plan(question).route == "private", question
+
+
+def test_two_words_the_site_writes_as_one_are_read_as_its_word_but_never_a_name_as_written(
+        planner: Planner, noor_planner: Planner) -> None:  # fmt: skip
+    """ "school yards" is read as the passages' "schoolyards" (the passage that states fourteen, not "the first two
+    yards"); "open Search cluster migration talk" opens the talk, never read as "opensearch"."""
+    yards = noor_planner.plan("how many school yards has she finished sofar")
+    assert "schoolyards" in yards.normalized and yards.answer is not None and "fourteen" in yards.answer.text
+    assert "opensearch" not in planner.plan("open Search cluster migration talk").normalized.lower()
