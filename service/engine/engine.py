@@ -155,6 +155,12 @@ class Engine:
         p = voice.pronoun  # a pronoun of the owner's own ("xe") is as empty a word as "she"
         stopwords = frozenset(fold(w) for w in [*_stopwords(extra.get("stopwords")), p.subject, p.obj, p.possessive,
                                                 p.possessive_pronoun, p.reflexive])  # fmt: skip
+        # a name the owner gave with their possessive ("her book") is said with their name too: "Noor's book"
+        for name, owners in list(graph_names.items()):
+            first, _, rest = name.partition(" ")
+            if rest and fold(first) == fold(p.possessive):
+                for called in voice.names:
+                    graph_names[f"{called}'s {rest}"] |= owners
         alias_names: dict[str, set[str]] = defaultdict(set)
         for alias, target in lex.aliases.items():
             if target in by_name:
