@@ -169,9 +169,6 @@ def _in_account(engine: Engine, words: list[str], content: list[str], about: str
     return e is not None and bool(asked) and asked <= set(terms(f"{e.label} {e.description or ''}"))
 
 
-TEXT_ROUTES = frozenset({"explain", "passage", "described"})  # answers quoted from one thing's own account
-
-
 def _subject(engine: Engine, previous: Plan, question: str) -> str | None:
     """What the previous plan was about: its entity, but for the owner (everyone's subject) the one other thing
     the question named ("when did Ada start working on Widget"), or the one thing answered when it named none
@@ -191,10 +188,10 @@ def _subject(engine: Engine, previous: Plan, question: str) -> str | None:
         return related[0]  # "what replaced Widget?" answered with one thing: "what is it written in?" asks of it
     subject = engine.entities.get(previous.entity or "")
     first = engine.entities.get(previous.results[0].iri) if previous.results else None
-    if previous.route in TEXT_ROUTES and first is not None and first.kind == "work" and (
-            subject is None or subject.kind != "work"):  # fmt: skip
-        return first.iri  # "why did Acme switch databases" answered from the migration's own account: "did
-        # anything go wrong during it?" asks of the migration, not of Acme
+    quoted = previous.route in engine.declarations and engine.declarations[previous.route].answer == "text"
+    if quoted and first is not None and first.kind == "work" and (subject is None or subject.kind != "work"):
+        return first.iri  # "why did Acme switch databases" quoted from the migration's own account (a route of
+        # `answer: text`): "did anything go wrong during it?" asks of the migration, not of Acme
     if subject is not None and subject.kind != "person":
         return subject.iri
     named = [i for i in engine.linker.link(previous.normalized).entities

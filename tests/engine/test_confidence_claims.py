@@ -66,3 +66,16 @@ def test_two_words_the_site_writes_as_one_are_read_as_its_word_but_never_a_name_
     yards = noor_planner.plan("how many school yards has she finished sofar")
     assert "schoolyards" in yards.normalized and yards.answer is not None and "fourteen" in yards.answer.text
     assert "opensearch" not in planner.plan("open Search cluster migration talk").normalized.lower()
+
+
+def test_a_place_s_overview_is_no_answer_to_what_went_wrong(noor_planner: Planner) -> None:
+    """ "what happened at the glasgow workshop, i heard it went wrong" was answered at High with what Glasgow is
+    (entity.yaml: a place named with a kind of section asked is no question for the place's overview)."""
+    plan = noor_planner.plan("what happend at the glasgow workshop, i heard it went wrong")
+    assert plan.route != "entity" and "The Scottish city" not in (plan.answer.text if plan.answer else "")
+
+
+def test_the_one_in_a_place_picks_from_the_list_before(noor_planner: Planner) -> None:
+    """ "the one in scotland" after "conference talks?" asks for the talks there, not what Scotland is."""
+    plan = noor_planner.plan("the one in scotland, what was it about?", previous="conference talks?")
+    assert plan.route == "events_in_place" and plan.answer is not None and "Taking Up the Tarmac" in plan.answer.text
