@@ -31,6 +31,7 @@ from service.text import query_terms, stem
 from service.text import words as words_of
 
 MAX_QUESTION = 500
+_SENTENCE = re.compile(r"(?:[^.!?]|[.!?]+(?=\S))+[.!?]*")  # a sentence with its end ("v1.2" is in one)
 _PLUS = re.compile(r"(?<=\w) \+ (?=\w)")  # a plus between words, spaced, joins them: "rust + wasm"
 
 
@@ -167,7 +168,11 @@ class Analyser:
             if around is not None:  # "before Acme Studio": the studio names the period, it narrows nothing else
                 period, bound = around[0], spans[around[1]][0]
                 linked = replace(linked, mentions=[m for m in linked.mentions if m is not bound])
-        cue = _without_phrases([t.word for t in tokenize(linked.rest)], engine.neutral_phrases)  # "on record"
+        told = _told(text, engine, linked.mentions)
+        rest = tokenize(linked.rest) if not told else [  # the visitor's own story asks nothing: only what they ask
+            t for t in tokens if not any(m.start <= t.start < m.end for m in linked.mentions)
+            and not any(a <= t.start < b for a, b in told)]  # fmt: skip
+        cue = _without_phrases([t.word for t in rest], engine.neutral_phrases)  # "on record"
         person = engine.by_name.get(engine.kb.site.person)
         names = [(m.start, m.end) for m in mentions if not (person and m.iris == [person.iri])]
         # cue words are read outside the names of things: "hearing health" names a theme, not a private matter,
@@ -180,7 +185,8 @@ class Analyser:
         if owner is not None and len(found) > 1 and owner in found:
             found = [e for e in found if e is not owner]
         for_kind = _outside_kinds(cue, engine.classes_in(tuple(cue)))  # for the kind of question only
-        kind, rule, read = engine.intents.decide(words, for_kind, [e.kind for e in found], authored=about,
+        asking = [t.word for t in tokens if not any(a <= t.start < b for a, b in told)] if told else words
+        kind, rule, read = engine.intents.decide(asking, for_kind, [e.kind for e in found], authored=about,
                                                  linked_any=bool(found))  # fmt: skip
         terms = query_terms(text, engine.search_stopwords)
         return Question(engine=engine, asked=asked, normalized=text, today=today, tokens=tokens,
@@ -363,6 +369,28 @@ def trace_understanding(q: Question, tr: Trace) -> None:
         extra = q.expansions
         said = f"search words: {', '.join(q.terms)}" + (f"; with synonyms {', '.join(extra)}" if extra else "")
         tr.add("search", said, terms=list(q.terms), expanded=extra)
+
+
+def _told(text: str, engine: Engine, names: list[Mention]) -> list[tuple[int, int]]:
+    """The spans of the sentences that ask nothing, in a question of several sentences of which some ask: end in
+    a question mark or open as a question ("the allotment people got upset? what happened there"). "my daughter
+    wants to study computing. what did she study there?" asks only the last. When what asks names nothing and
+    points back ("what was that about?"), the story is its subject: none is left out."""
+    spans = [(m.start(), m.end()) for m in _SENTENCE.finditer(text) if any(c.isalnum() for c in m.group())]
+    if len(spans) < 2:
+        return []
+    intents, pronouns = engine.intents, {str(p) for p in engine.references.get("pronouns") or []}
+    asking, back, named = [], False, False
+    for a, b in spans:
+        said = words_of(text[a:b])
+        asks = text[a:b].rstrip().endswith("?") or intents.has("asks_whether", said) or intents.has("asks_what",
+                                                                                                     said[:1])
+        asking.append(asks)
+        back |= asks and any(w in pronouns for w in said)
+        named |= asks and any(a <= m.start < b for m in names)
+    if not any(asking) or (back and not named):
+        return []
+    return [span for span, asks in zip(spans, asking, strict=True) if not asks]
 
 
 def _without_phrases(cue: list[str], phrases: tuple[tuple[str, ...], ...]) -> list[str]:

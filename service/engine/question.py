@@ -328,11 +328,27 @@ class Question:
         )
 
     @cached_property
+    def site_words(self) -> tuple[str, ...]:
+        """The words of the question, outside the names it links, that the site's passages use and that are no
+        everyday English word: the vocabulary of the owner's work ("classifier", "int8", "sensors")."""
+        engine = self.engine
+        common, person, stop = engine.common_english, engine.person_words, engine.stopwords
+        return tuple(w for w in dict.fromkeys(self.said) if w not in person and w not in stop
+                     and engine.passages.df(stem(w)) and engine.speller.english(w) < common)  # fmt: skip
+
+    @cached_property
+    def trade_words(self) -> tuple[str, ...]:
+        """The site's words in the question that are words of the owner's trade, not of every day (weights.yaml
+        unknown.trade_word): "did squashing the classifier down to int8 hurt accuracy" is about the work."""
+        trade, english = int(self.engine.weights["unknown"]["trade_word"]), self.engine.speller.english
+        return tuple(w for w in self.site_words if not w.isdigit() and english(w) < trade)
+
+    @cached_property
     def out_of_scope(self) -> bool:
         """Names nothing the site knows, shows no sign of being about her or her work, and uses a word the
         site never uses: a question about something else ("who won the world cup in 2018?"). A technology of her
         field that she lacks, asked as one ("Vectorworks user or not?"), is about her work."""
-        if self.about_her or not self.unknown_words(self.words):
+        if self.about_her or self.trade_words or not self.unknown_words(self.words):
             return False
         return not (self.absent.mentions and self.has("technology"))
 

@@ -53,10 +53,7 @@ def _used(st: State, word: str) -> bool:
 def _of_work(st: State, topics: set[str]) -> bool:
     """Whether the question holds a word of the site's own vocabulary beside the private topic words and the words
     for the person: a content word her passages use that is no everyday word."""
-    engine = st.engine
-    common = engine.common_english
-    return any(w not in topics and w not in engine.person_words and w not in engine.stopwords
-               and engine.passages.df(stem(w)) and engine.speller.english(w) < common for w in st.q.said)  # fmt: skip
+    return any(w not in topics for w in st.q.site_words)
 
 
 def opinion(st: State) -> bool:

@@ -162,11 +162,7 @@ def best_passage(st: State, part: tuple[Entity, set[str]] | None = None) -> Pass
     """The passage answering the question: in the article of what is named (of a work it is related to, for a
     `part` without an article of its own), else the best article's."""
     weights = st.engine.weights["article"]
-    sections = st.engine.intents.sections
-    prefer: dict[str, float] = {}  # the question's own word in a heading counts fully, the other cue words half
-    for word in st.engine.intents.sections_asked(st.q.words):
-        for i, w in enumerate(sections.get(word, ())):
-            prefer[stem(w)] = max(prefer.get(stem(w), 0.0), 1.0 if i == 0 else 0.5)
+    prefer = _prefer(st)
     if part is not None and part[1]:  # a part without an article: the related article holding the question best
         inner = _inner(st, part[0])
         found = [hit for iri in sorted(part[1]) if (hit := best_passage_for(
@@ -188,16 +184,32 @@ def best_passage(st: State, part: tuple[Entity, set[str]] | None = None) -> Pass
             hit = best_passage_for(st.engine.passages, e.name, _inner(st, e), st.engine.synonyms, weights, prefer)
             if hit is not None and (hit.score > 0 or not st.hits):
                 return hit
-    if not st.hits:
-        return None
-    # the best article's lead, first for its title's words ("the lage land street"): the rest of the question
-    # picks the section, as a name's would
-    top = st.hits[0]
+    return _past_lead(st, st.hits[0]) if st.hits else None
+
+
+def _prefer(st: State) -> dict[str, float]:
+    """The words of the headings the kind of question prefers (intents.yaml sections), with their weights: the
+    question's own word in a heading counts fully, the other cue words half."""
+    sections = st.engine.intents.sections
+    prefer: dict[str, float] = {}
+    for word in st.engine.intents.sections_asked(st.q.words):
+        for i, w in enumerate(sections.get(word, ())):
+            prefer[stem(w)] = max(prefer.get(stem(w), 0.0), 1.0 if i == 0 else 0.5)
+    return prefer
+
+
+def _past_lead(st: State, top: ArticleHit, asked: bool = False) -> PassageHit:
+    """The article's best passage; when that is its lead, first for its title's words ("the lage land street"),
+    the section the rest of the question picks, as a name's would. When `asked`, only for a section holding what
+    is asked that the lead does not ("dordrecht masterplan - the allotment people got upset?")."""
     title = set(terms(top.best.passage.title))
     rest = tuple(t for t in st.q.terms if t not in title)
     if top.best.passage.kind == "lead" and rest and len(rest) < len(st.q.terms):
-        hit = best_passage_for(st.engine.passages, top.article, rest, st.engine.synonyms, weights, prefer)
-        if hit is not None and hit.score > 0:
+        if asked and _holds_asked(st, top.best.passage):
+            return top.best
+        weights = st.engine.weights["article"]
+        hit = best_passage_for(st.engine.passages, top.article, rest, st.engine.synonyms, weights, _prefer(st))
+        if hit is not None and hit.score > 0 and (not asked or _holds_asked(st, hit.passage)):
             return hit
     return top.best
 
@@ -399,7 +411,8 @@ def top_passage(st: State) -> bool:
     about_linked = owner in st.q.entities
     # an amount asked is judged on the passage that states one ("how many violations did the first validation
     # find": not the article's overview)
-    best = routes.stating_amount(st, hit.article, hit.best, owner.description if owner else "") or hit.best
+    said_of = owner.description if owner else ""
+    best = routes.stating_amount(st, hit.article, hit.best, said_of) or _past_lead(st, hit, asked=True)
     support = max(support, _support(st, best))
     if not about_linked and not _enough(st, support):
         bridged = _bridged_support(st, best)
