@@ -300,6 +300,11 @@ class Analyser:
         amount = engine.quantities.asked(words, engine.amount_skipped, engine.synonyms)
         if amount is not None and amount.kind == engine.quantities.counted:
             return None
+        # "what is noor actually working on": a word that asks nothing may stand inside the phrase
+        plain = [w for w in words if w not in engine.neutral]
+        return self._authored_in(words) or (self._authored_in(plain) if len(plain) < len(words) else None)
+
+    def _authored_in(self, words: list[str]) -> str | None:
         best: tuple[int, str] | None = None
         for n in range(1, min(len(words), self.longest_authored) + 1):
             for at in range(len(words) - n + 1):

@@ -9,6 +9,7 @@ an overview of the organisation or the place named: "how long was he at Acme" wa
 
 from __future__ import annotations
 
+import re
 from datetime import date, timedelta
 from typing import Any
 
@@ -26,6 +27,8 @@ from service.engine.state import State
 from service.queries import QueryRun
 from service.text import terms
 from service.vocab import PF
+
+_YEAR = re.compile(r"\b(1[89]|20)\d\d\b")  # a year in a place's account: since when she lives there
 
 
 def _span(st: State, row: dict[str, Any]) -> str:
@@ -207,7 +210,9 @@ def career(st: State) -> bool:
         # the work named)
         or (places and ((st.q.has("doing") and not works) or st.q.has("making")))
         # "when was her visit to Madrid", "how long was she in Madrid": her roles there, with their dates
-        or (places and st.q.has("time") and not works and st.q.kind_of_work is None and not st.q.has("moved"))
+        or (places and st.q.has("time") and not works and st.q.kind_of_work is None
+            and not (st.q.has("moved") and all(_YEAR.search(e.description or "") for e in places)))
+        # "when did he move to Scotland": the place's own account says since when, else his first role there
         or (st.q.has("education") and not works)  # "which university did she go to"
         or ((named or places) and st.q.period is None and (st.q.has("before") or st.q.has("after")))  # "the role after
         # Acme", "before Madrid"
