@@ -150,6 +150,8 @@ ROUTES: list[tuple[str, dict[str, Any], str, list[str], int]] = [
     ("relation-names", {}, "name", ["award"], 20),
     ("awards", {}, "award", ["Prémio Mapa Cívico"], 1),
     ("clients", {}, "client", ["Open Transit Collective"], 1),
+    ("works-for-client", {"client": ID + "ArdosiaLearning"}, "workLabel", ["Course search tuning for Ardósia Learning"],
+     1),
     ("press-coverage", {}, "coverage", ["Os elétricos que chegam tarde"], 1),
     ("skills-of-kind-with", {"kind": PF + "Skill", "concept": ID + "BM25"}, "skill", ["Python", "Rust"], 40),
     ("occurrences", {"work": ID + "SparqlWorkshop"}, "occurrence",

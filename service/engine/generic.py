@@ -16,11 +16,11 @@ def listed(st: State) -> bool:
     of the graph (by its label) or, failing that, by its first value, said as the declaration's `say.some`
     ("{count|award|awards}: {items}."), or its `say.none` when there are no rows (without one the step passes).
     With a `say.item` template each row is said by it from its columns ("{award}{+year| ({year})}"), a date as
-    "4 October 2025". `{period}` is the period the question names ("between 1 January 2023 and 31 December 2023"),
-    empty when it names none; `{latest}` is 1 when it asks for the latest ("the most recent one"), else 0;
-    `{named}` the first thing the question names ("her book"), empty when it names none; `{kinds}` the kind it
-    names, in the plural ("plants"). Passes
-    when the question does not give a value the query needs."""
+    "4 October 2025"; a single row is said by `say.one` from its columns when the declaration has one.
+    `{period}` is the period the question names ("between 1 January 2023 and 31 December 2023"), empty when it
+    names none; `{latest}` is 1 when it asks for the latest ("the most recent one"), else 0; `{named}` the first
+    thing the question names ("her book"), empty when it names none; `{kinds}` the kind it names, in the plural
+    ("plants"). Passes when the question does not give a value the query needs."""
     assert st.way is not None
     route = st.way.route
     run = st.query("list")
@@ -48,7 +48,10 @@ def listed(st: State) -> bool:
     latest = int(st.q.has("last"))
     named = next((e.display for e in st.q.entities if e.kind != "person"), "")
     kinds = st.engine.class_labels[st.q.class_named[0]][1].lower() if st.q.class_named else ""
-    if shown:
+    rows = [r for r in run.rows if column in r]
+    if len(rows) == 1 and "one" in say:  # one row, said whole by `say.one` from its columns
+        st.tell(f"{route}.one", ref, named=named, **{k: _shown(v) for k, v in rows[0].items()})
+    elif shown:
         st.tell(f"{route}.some", ref, count=len(shown), items=names(shown, answer_limit(st)), period=period,
                 latest=latest, named=named, kinds=kinds)  # fmt: skip
     else:

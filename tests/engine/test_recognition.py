@@ -20,8 +20,10 @@ def _said(planner: Planner, question: str) -> tuple[str, str, str]:
 def test_each_row_is_said_with_what_the_graph_holds_of_it(planner: Planner) -> None:
     assert _said(planner, "what prizes has she got?") == (
         "awards", "High", "1 award in the graph: Prémio Mapa Cívico (2025), for Transit Pulse. [S1]")
-    assert _said(planner, "list her commissioners") == (
-        "clients", "High", "1 client in the graph: Open Transit Collective (gtfs-lint, Transit Pulse). [S1]")
+    route, level, text = _said(planner, "list her commissioners")
+    assert (route, level) == ("clients", "High")
+    assert text.startswith("6 clients in the graph: Open Transit Collective (gtfs-lint, Transit Pulse), Ardósia "
+                           "Learning (Course search tuning for Ardósia Learning), ")
     route, _, text = _said(planner, "has she been in the press?")
     assert route == "press" and "Os elétricos que chegam tarde, Diário do Tejo (2025)" in text
     route, _, text = _said(planner, "how many times did she run the SPARQL workshop?")
@@ -60,3 +62,14 @@ def test_a_kind_named_by_an_everyday_word_is_no_kind_where_the_graph_has_none(pl
     """pf:Book is marked pf:namedWhenEmpty false: the demo has no book, so "books" here is Lantern's books."""
     route, _, text = _said(planner, "how many books does Lantern in the browser search?")
     assert route not in ("class_list", "count") and "2,000 books" in text, (route, text)
+
+
+def test_what_was_made_for_a_client_is_listed_and_one_work_is_said_with_what_it_is(planner: Planner) -> None:
+    route, level, text = _said(planner, "what did she do for ardosia learning")
+    assert (route, level) == ("client_works", "High")
+    assert text.startswith("Course search tuning for Ardósia Learning was made for Ardósia Learning (from 1 April "
+                           "2026). A relevance project for Ardósia Learning")
+    after = planner.plan("when was that?", previous="what did she do for ardosia learning", today=TODAY)
+    assert after.route == "dates" and after.answer is not None and "April 2026 to June 2026" in after.answer.text
+    # an organisation where she held a role: the works of that role, not of a client
+    assert _said(planner, "what did she build for the Open Transit Collective?")[0] == "works_during_role"
