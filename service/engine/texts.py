@@ -89,17 +89,23 @@ def explain(st: State) -> bool:
 def _joining_work(st: State) -> Entity | None:
     """ "why did Acme move off Widgetsearch": naming an organisation and a technology but no work, the one work
     with an article made at the organisation that uses the technology (the stored queries of the role's works and
-    of the technology's, both kept in the plan), of several the one whose article holds the question best."""
+    of the technology's, both kept in the plan), of several the one whose article holds the question best. Naming
+    no technology, the work made there that the rest of the question describes ("the Acme arrival time thing")."""
     if any(e.kind == "work" for e in st.q.entities):
         return None
     orgs = [e for e in st.q.entities if e.kind in ("organisation", "role")]
     concepts = [e for e in st.q.entities if e.kind in CONCEPTS]
     candidate = st.engine.routes["candidates"].get(concepts[0].kind) if concepts else None
-    if len(orgs) != 1 or candidate is None:
+    if len(orgs) != 1 or (candidate is None and (concepts or len(st.q.ask) < 2)):
         return None
     mark = st.checkpoint()
     roles = [orgs[0].iri] if orgs[0].kind == "role" else st.engine.roles_by_org.get(orgs[0].iri, [])
     made = {i for role in roles for i in routes.column_iris(st.run("during_role", {"role": role}), "work")}
+    if candidate is None:  # "the harbourline arrival time prediction thing": the work made there so described
+        so = [e for e in described_among(st, sorted(made), st.q.ask) if e.has_article]
+        if not so:
+            st.rollback(mark)
+        return so[0] if so else None
     using = routes.column_iris(st.run(candidate["query"], {candidate["param"]: concepts[0].iri}), "work")
     both = {e.name: e for i in using if i in made and (e := st.engine.entities.get(i)) is not None and e.has_article}
     ranked = [both[h.article] for h in st.hits if h.article in both]  # of several, the best article for the words
