@@ -51,7 +51,7 @@ def explain(st: State) -> bool:
     if _first_of_kind(st):
         return False
     part = _without_article(st)
-    joining = _joining_work(st) if part is None else None
+    joining = (_joining_work(st) or _described_one(st)) if part is None else None
     hit = _own_passage(st, joining) if joining is not None else best_passage(st, part)
     if hit is None:
         return False
@@ -113,6 +113,19 @@ def _joining_work(st: State) -> Entity | None:
         st.rollback(mark)
         return None
     return ranked[0]
+
+
+def _described_one(st: State) -> Entity | None:
+    """ "how does the tram board show times that are only scheduled", "why did she build her own search library":
+    naming nothing, the work with an article whose name and graph description hold the words that describe it
+    (described_floor), when the article found first for the question is another's."""
+    if any(e.kind != "person" for e in st.q.entities):
+        return None
+    ranked = described_works(st)
+    if not ranked or not ranked[0].has_article or ranked[0].name not in {h.article for h in st.hits[1:]}:
+        return None  # found first, its article answers as it is
+    content = tuple(t for t in st.q.terms if t not in st.engine.accounted) or st.q.terms
+    return ranked[0] if _enough(st, _coverage(st, ranked[0], content), "described_floor") else None
 
 
 def _own_passage(st: State, e: Entity) -> PassageHit | None:
