@@ -53,6 +53,8 @@ def resolve(engine: Engine, question: str, previous: Plan, today: date, joined: 
                 rest = [t.word for t in tokenize(question.replace(found.group(), " "))]
                 if all(w in _ONLY_POINTING | {"the", "one", "which"} for w in rest):
                     return f"tell me about {pick.label}"
+                if len(dated) == 1:  # "where was the latest one?" after the one workshop given in several places:
+                    return question.replace(found.group(), f"{found.group()} of {pick.label}")  # its latest time
                 return question.replace(found.group(), pick.label)
 
     # "the second one": a result of the previous plan, by position, among those listed after the thing asked about
