@@ -16,7 +16,8 @@ PORTFOLIOS = ["demo", "mateo"]
 # stored queries whose rows a portfolio has none of: kinds of the owner's own, and (Mateo) no award, client,
 # press item or recurring work; the console opens them with the query and "0 results"
 EMPTY_HERE = {"demo": {"entity-kinds"},
-              "mateo": {"entity-kinds", "awards", "clients", "press-coverage", "occurrences"}}  # fmt: skip
+              "mateo": {"entity-kinds", "awards", "clients", "press-coverage", "occurrences",
+                        "works-for-client"}}  # fmt: skip
 
 
 @pytest.fixture(params=PORTFOLIOS)
