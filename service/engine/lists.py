@@ -349,6 +349,7 @@ def period(st: State) -> bool:
     st.exact = True
     span = when(st, st.q.period.start, st.q.period.end)
     short = (st.q.period.end - st.q.period.start).days < int(st.engine.weights["dates"]["events_first_under"])
+    happened: list[str] = []
     if state == "active" and short:  # "anything happen in March 2024": after the key works, what began, ended
         # or was given in it comes before what merely went on
         keys = [i for i in iris if st.engine.entities.get(i) and st.engine.entities[i].tier == 1]
@@ -361,7 +362,13 @@ def period(st: State) -> bool:
         given = _held_then(st, iris)
         text = f"{said} {key_first(st, iris, given)}".strip()
         cited, times = _cite_held(st, given, text)
-        st.say(text, st.read_query(works, ", ".join(labels(st, iris[:10]))), *cited)
+        ref = st.read_query(works, ", ".join(labels(st, iris[:10])))
+        st.say(text, ref, *cited)
+        shown = answer_limit(st)  # "what was she working on in Q3 2025": what began or ended in it, when the key
+        if state == "active" and short and happened and len(iris) > shown:  # works fill the list
+            ents = st.engine.entities  # projects before their parts, then by when they began
+            happened = sorted(happened, key=lambda i: (ents[i].tier or 3, ents[i].start or ""))
+            st.tell("works_in_period.begun_or_ended", ref, works=names(labels(st, happened), shown))
         st.listed = [*st.listed, *times]
         if narrowed:  # what makes the best of them so described, in the graph's words
             st.say_account(st.engine.entities[narrowed[0]])
