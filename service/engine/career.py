@@ -397,24 +397,20 @@ def _next_to(st: State, run: QueryRun, named: list[dict[str, Any]], *, before: b
         after = [r for r in others if day(r, "roleStart") >= day(anchor, "roleEnd") - slack] if "roleEnd" in anchor \
             else [r for r in others if day(r, "roleStart") > start]  # fmt: skip
         pick = min(after, key=lambda r: r["roleStart"].value, default=None)
-    studies = st.q.has("study") and not st.q.has("job")
-    if before and studies and pick is not None:  # "what did she study before she moved to Rotterdam": every study
-        picks = sorted(started, key=lambda r: r["roleStart"].value)  # before it, in order
-        held = "; ".join(role_text(st, r) for r in picks)
-        st.tell("roles.before", st.read_query(run, held), role=anchor["roleLabel"].value, held=held)
-        _finish(st, run, picks)
-        st.subject = picks[-1]["role"].value if len(picks) == 1 else st.subject
-        return True
     if pick is None:
         text = st.engine.sentence("roles.no_earlier" if before else "roles.no_later", role=anchor["roleLabel"].value)
         st.say(text, st.read_query(run, text))
         _finish(st, run, [anchor])
         return True
-    held = role_text(st, pick)
+    picks = [pick]
+    if before and st.q.has("study") and not st.q.has("job"):  # "what did she study before she moved to
+        picks = sorted(started, key=lambda r: r["roleStart"].value)  # Rotterdam": every study before it, in order
+    held = "; ".join(role_text(st, r) for r in picks)
     st.tell("roles.before" if before else "roles.after", st.read_query(run, held), role=anchor["roleLabel"].value,
             held=held)  # fmt: skip
-    _finish(st, run, [pick])
-    st.subject = pick["role"].value  # a follow-up ("when was that?") is about the role found
+    _finish(st, run, picks)
+    if len(picks) == 1:
+        st.subject = pick["role"].value  # a follow-up ("when was that?") is about the role found
     return True
 
 

@@ -328,6 +328,19 @@ class Question:
         )
 
     @cached_property
+    def works_described(self) -> tuple[Entity, ...]:
+        """Works whose graph description (with their names) best matches the question's words, best first.
+        Concepts are found by name, so only works are ranked here."""
+        engine = self.engine
+        index = engine.descriptions
+        if index is None or not self.terms:
+            return ()
+        entities, described = engine.entities, engine.described
+        scores = {d: v for d, v in index.bm25({t: 1.0 for t in self.terms}).items()
+                  if entities[described[d]].kind == "work"}  # fmt: skip
+        return tuple(entities[described[d]] for d in sorted(scores, key=lambda d: (-scores[d], d)))
+
+    @cached_property
     def site_words(self) -> tuple[str, ...]:
         """The words of the question, outside the names it links, that the site's passages use and that are no
         everyday English word: the vocabulary of the owner's work ("classifier", "int8", "sensors")."""

@@ -242,16 +242,9 @@ def _specific_first(st: State) -> list[Entity]:
 
 
 def described_works(st: State, among: set[str] | None = None) -> list[Entity]:
-    """Works whose graph description (with their names) best matches the question, best first; only those
-    `among` the given IRIs when given. Concepts are found by name, so only works are ranked here."""
-    index = st.engine.descriptions
-    if index is None or not st.q.terms:
-        return []
-    entities, described_iris = st.engine.entities, st.engine.described
-    scores = {d: v for d, v in index.bm25({t: 1.0 for t in st.q.terms}).items()
-              if entities[described_iris[d]].kind == "work"
-              and (among is None or described_iris[d] in among)}  # fmt: skip
-    return [entities[described_iris[d]] for d in sorted(scores, key=lambda d: (-scores[d], d))]
+    """Works whose graph description (with their names) best matches the question, best first (ranked once per
+    question: Question.works_described); only those `among` the given IRIs when given."""
+    return [e for e in st.q.works_described if among is None or e.iri in among]
 
 
 def described_among(st: State, among: list[str], words: tuple[str, ...]) -> list[Entity]:
