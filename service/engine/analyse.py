@@ -168,8 +168,8 @@ class Analyser:
             if around is not None:  # "before Acme Studio": the studio names the period, it narrows nothing else
                 period, bound = around[0], spans[around[1]][0]
                 linked = replace(linked, mentions=[m for m in linked.mentions if m is not bound])
-        told = _told(text, engine, linked.mentions)
-        rest = tokenize(linked.rest) if not told else [  # the visitor's own story asks nothing: only what they ask
+        told, subject = _told(text, engine, linked.mentions)
+        rest = tokenize(linked.rest) if not told or subject else [  # the visitor's own story asks nothing
             t for t in tokens if not any(m.start <= t.start < m.end for m in linked.mentions)
             and not any(a <= t.start < b for a, b in told)]  # fmt: skip
         cue = _without_phrases([t.word for t in rest], engine.neutral_phrases)  # "on record"
@@ -184,7 +184,10 @@ class Analyser:
         owner = engine.by_name.get(engine.kb.site.person)
         if owner is not None and len(found) > 1 and owner in found:
             found = [e for e in found if e is not owner]
-        for_kind = _outside_kinds(cue, engine.classes_in(tuple(cue)))  # for the kind of question only
+        kind_cue = cue if not subject else _without_phrases(  # a story searched as the subject still asks nothing
+            [t.word for t in tokens if not any(m.start <= t.start < m.end for m in linked.mentions)
+             and not any(a <= t.start < b for a, b in told)], engine.neutral_phrases)  # fmt: skip
+        for_kind = _outside_kinds(kind_cue, engine.classes_in(tuple(kind_cue)))  # for the kind of question only
         asking = [t.word for t in tokens if not any(a <= t.start < b for a, b in told)] if told else words
         kind, rule, read = engine.intents.decide(asking, for_kind, [e.kind for e in found], authored=about,
                                                  linked_any=bool(found))  # fmt: skip
@@ -376,14 +379,15 @@ def trace_understanding(q: Question, tr: Trace) -> None:
         tr.add("search", said, terms=list(q.terms), expanded=extra)
 
 
-def _told(text: str, engine: Engine, names: list[Mention]) -> list[tuple[int, int]]:
+def _told(text: str, engine: Engine, names: list[Mention]) -> tuple[list[tuple[int, int]], bool]:
     """The spans of the sentences that ask nothing, in a question of several sentences of which some ask: end in
     a question mark or open as a question ("the allotment people got upset? what happened there"). "my daughter
-    wants to study computing. what did she study there?" asks only the last. When what asks names nothing and
-    points back ("what was that about?"), the story is its subject: none is left out."""
+    wants to study computing. what did she study there?" asks only the last. Whether the story is what is asked
+    of: when what asks names nothing and points back ("what was that about?"), its words are searched too, but
+    still pick no kind of question ("I'm hiring … how long does that thing run on batteries" asks no contact)."""
     spans = [(m.start(), m.end()) for m in _SENTENCE.finditer(text) if any(c.isalnum() for c in m.group())]
     if len(spans) < 2:
-        return []
+        return [], False
     intents, pronouns = engine.intents, {str(p) for p in engine.references.get("pronouns") or []}
     asking, back, named = [], False, False
     for a, b in spans:
@@ -393,9 +397,9 @@ def _told(text: str, engine: Engine, names: list[Mention]) -> list[tuple[int, in
         asking.append(asks)
         back |= asks and any(w in pronouns for w in said)
         named |= asks and any(a <= m.start < b for m in names)
-    if not any(asking) or (back and not named):
-        return []
-    return [span for span, asks in zip(spans, asking, strict=True) if not asks]
+    if not any(asking):
+        return [], False
+    return [span for span, asks in zip(spans, asking, strict=True) if not asks], back and not named
 
 
 def _without_phrases(cue: list[str], phrases: tuple[tuple[str, ...], ...]) -> list[str]:

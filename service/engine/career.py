@@ -379,24 +379,34 @@ def _next_to(st: State, run: QueryRun, named: list[dict[str, Any]], *, before: b
     or just after it (the first to start once it ended; for a role still held, the first to start after it)."""
     slack = timedelta(days=int(st.engine.weights["dates"]["adjacent_role_days"]))  # a role ending just before
     own = {r["role"].value for r in named}
-    others = _kind_asked(st, [r for r in run.rows if r["role"].value not in own])
+    every = [r for r in run.rows if r["role"].value not in own]
+    others = _kind_asked(st, every)
 
     def day(r: dict[str, Any], key: str) -> date:
         return date.fromisoformat(r[key].value[:10]) if key in r else st.q.today
 
-    if before:
-        anchor = min(named, key=lambda r: r["roleStart"].value)
-        start = day(anchor, "roleStart")
-        ended = [r for r in others if "roleEnd" in r and day(r, "roleEnd") <= start + slack]
-        started = [r for r in others if day(r, "roleStart") < start]
-        pick = max(ended, key=lambda r: (day(r, "roleEnd"), r["roleStart"].value), default=None) or max(
-            started, key=lambda r: r["roleStart"].value, default=None)  # fmt: skip
-    else:
-        anchor = max(named, key=lambda r: r["roleStart"].value)
-        start = day(anchor, "roleStart")
-        after = [r for r in others if day(r, "roleStart") >= day(anchor, "roleEnd") - slack] if "roleEnd" in anchor \
-            else [r for r in others if day(r, "roleStart") > start]  # fmt: skip
-        pick = min(after, key=lambda r: r["roleStart"].value, default=None)
+    def next_of(rows: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+        if before:
+            ended = [r for r in rows if "roleEnd" in r and day(r, "roleEnd") <= start + slack]
+            started = [r for r in rows if day(r, "roleStart") < start]
+            return max(ended, key=lambda r: (day(r, "roleEnd"), r["roleStart"].value), default=None) or max(
+                started, key=lambda r: r["roleStart"].value, default=None), started  # fmt: skip
+        after = [r for r in rows if day(r, "roleStart") >= day(anchor, "roleEnd") - slack] if "roleEnd" in anchor \
+            else [r for r in rows if day(r, "roleStart") > start]  # fmt: skip
+        return min(after, key=lambda r: r["roleStart"].value, default=None), after
+
+    anchor = (min if before else max)(named, key=lambda r: r["roleStart"].value)
+    start = day(anchor, "roleStart")
+    pick, started = next_of(others)
+    if pick is None and len(others) < len(every) and (nearest := next_of(every)[0]) is not None:
+        # "did she do a PhD after the master": no later studies, but what came next all the same
+        kind = "studies" if st.q.has("study") else "jobs"
+        held = role_text(st, nearest)
+        st.tell(f"roles.no_{kind}_{'before' if before else 'after'}", st.read_query(run, held),
+                role=anchor["roleLabel"].value, held=held)  # fmt: skip
+        _finish(st, run, [nearest])
+        st.subject = nearest["role"].value
+        return True
     if pick is None:
         text = st.engine.sentence("roles.no_earlier" if before else "roles.no_later", role=anchor["roleLabel"].value)
         st.say(text, st.read_query(run, text))
