@@ -78,6 +78,11 @@ def resolve(engine: Engine, question: str, previous: Plan, today: date, joined: 
                     return f"tell me about {label}"
                 return question.replace(found.group(), label)
 
+    # "how many came to the rotterdam one?" after a list of exhibitions: the one result the name says
+    one = _one_named(engine, question, previous)
+    if one is not None:
+        return one
+
     # "and in 2022?", "and the year after?": the previous question, in the new period
     moved = _other_period(engine, question, previous, today, linked.entities)
     if moved is not None:
@@ -142,6 +147,27 @@ def resolve(engine: Engine, question: str, previous: Plan, today: date, joined: 
     ):
         return f"{question.rstrip(' ?')} {engine.entities[about or ''].display}".strip()
     return question
+
+
+_ONE_AFTER = re.compile(r"\s+one\b", re.IGNORECASE)
+
+
+def _one_named(engine: Engine, question: str, previous: Plan) -> str | None:
+    """The question with "the X one" in place of the one result of the previous list whose name or description
+    says the name X ("the rotterdam one" after a list of exhibitions, one of them in Rotterdam), else None."""
+    results = [r for r in previous.results if r.iri in engine.entities]
+    if len(results) < 2:
+        return None
+    for m in engine.linker.link(question).mentions:
+        after = _ONE_AFTER.match(question, m.end)
+        if after is None:
+            continue
+        said = {m.text.lower(), *(engine.entities[i].label.lower() for i in m.iris if i in engine.entities)}
+        told = [r for r in results if r.iri not in m.iris and any(
+            s in f"{r.label} {engine.entities[r.iri].description}".lower() for s in said)]  # fmt: skip
+        if len(told) == 1:
+            return question[: m.start] + told[0].label + question[after.end() :]
+    return None
 
 
 def _owed_amount(engine: Engine, words: list[str]) -> bool:
