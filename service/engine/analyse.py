@@ -382,9 +382,11 @@ def trace_understanding(q: Question, tr: Trace) -> None:
 def _told(text: str, engine: Engine, names: list[Mention]) -> tuple[list[tuple[int, int]], bool]:
     """The spans of the sentences that ask nothing, in a question of several sentences of which some ask: end in
     a question mark or open as a question ("the allotment people got upset? what happened there"). "my daughter
-    wants to study computing. what did she study there?" asks only the last. Whether the story is what is asked
-    of: when what asks names nothing and points back ("what was that about?"), its words are searched too, but
-    still pick no kind of question ("I'm hiring … how long does that thing run on batteries" asks no contact)."""
+    wants to study computing. what did she study there?" asks only the last; a fragment after the question that
+    asks nothing of its own adds to it ("has he published anything academic? papers etc"). Whether the story is
+    what is asked of: when what asks names nothing and points back ("what was that about?"), its words are
+    searched too, but still pick no kind of question ("I'm hiring … how long does that thing run on batteries"
+    asks no contact)."""
     spans = [(m.start(), m.end()) for m in _SENTENCE.finditer(text) if any(c.isalnum() for c in m.group())]
     if len(spans) < 2:
         return [], False
@@ -399,7 +401,11 @@ def _told(text: str, engine: Engine, names: list[Mention]) -> tuple[list[tuple[i
         named |= asks and any(a <= m.start < b for m in names)
     if not any(asking):
         return [], False
-    return [span for span, asks in zip(spans, asking, strict=True) if not asks], back and not named
+    last = max(i for i, asks in enumerate(asking) if asks)
+    short = int(engine.weights["unknown"]["addendum_max_words"])  # "has he published anything? papers etc"
+    told = [span for i, (span, asks) in enumerate(zip(spans, asking, strict=True)) if not asks and not (
+        i > last and len(said := words_of(text[span[0]:span[1]])) <= short and not intents.has("asks_what", said))]
+    return told, back and not named
 
 
 def _without_phrases(cue: list[str], phrases: tuple[tuple[str, ...], ...]) -> list[str]:

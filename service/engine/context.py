@@ -61,7 +61,8 @@ def resolve(engine: Engine, question: str, previous: Plan, today: date, joined: 
     # ("Rust projects" lists Rust, then its works: the second one is the second work)
     m = _phrase_pattern(list(ordinals))
     results = previous.results
-    if len(results) > 1 and results[0].iri == previous.entity:
+    if len(results) > 1 and results[0].iri == previous.entity and (  # the thing the previous question named
+            previous.entity in engine.linker.link(previous.normalized).entities):  # fmt: skip
         results = results[1:]
     if m is not None and results and not linked.entities:
         found = m.search(question)
