@@ -50,6 +50,11 @@ def pivot(st: State) -> bool:
         return False
     if not st.engine.absent[found[0]].listed and _only_context(st, absent.mentions):
         return False
+    # a technology of the engine's catalogue that her own passages speak of ("Cortex-M") may be hers all the same:
+    # the graph lists no work with it, but the pivot is weak, never High
+    spoken = not st.engine.absent[found[0]].listed and any(
+        st.engine.passages.speaks_of(m.text) and st.engine.speller.english(m.text) < st.engine.common_english
+        for m in absent.mentions)  # fmt: skip
     absent = st.engine.absent[found[0]]
     category = st.engine.pf(absent.category)
     _, many = st.engine.category_label(category)
@@ -63,7 +68,7 @@ def pivot(st: State) -> bool:
     used = [r for r in skills.rows if int(r["works"].value) > 0][:3]
     st.listed = keys or column_iris(works, "work")
     st.plan.route = "pivot"
-    st.exact = True
+    st.exact, st.near = not spoken, spoken
     st.tell("pivot.none", st.read_query(evidence, f"{len(evidence.rows)} rows"), name=absent.label)
     named = [st.engine.entities[i] for m in outside for i in m.iris[:1] if i in st.engine.entities]
     for w in [e for e in named if e.kind == "work"][:1]:  # "is Widget's front end written in React": its stack

@@ -329,15 +329,23 @@ class Question:
 
     @cached_property
     def works_described(self) -> tuple[Entity, ...]:
-        """Works whose graph description (with their names) best matches the question's words, best first.
-        Concepts are found by name, so only works are ranked here."""
+        """Works whose graph description (with their names) best matches the question's words, best first."""
+        return self._described("work")
+
+    @cached_property
+    def skills_described(self) -> tuple[Entity, ...]:
+        """Skills whose graph description best matches the question's words, best first: "3D modelling program"
+        of Rhino, "the 3D modelling program in which she shapes terrain"."""
+        return self._described("skill")
+
+    def _described(self, kind: str) -> tuple[Entity, ...]:
         engine = self.engine
         index = engine.descriptions
         if index is None or not self.terms:
             return ()
         entities, described = engine.entities, engine.described
         scores = {d: v for d, v in index.bm25({t: 1.0 for t in self.terms}).items()
-                  if entities[described[d]].kind == "work"}  # fmt: skip
+                  if entities[described[d]].kind == kind}  # fmt: skip
         return tuple(entities[described[d]] for d in sorted(scores, key=lambda d: (-scores[d], d)))
 
     @cached_property

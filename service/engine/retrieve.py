@@ -205,6 +205,14 @@ class PassageIndex(Bm25):
                                     lambda term: self._scores(term, self.postings.get(term, {})))  # fmt: skip
         self._said: dict[int, list[tuple[str, frozenset[str]]]] = {}
 
+    def speaks_of(self, text: str) -> bool:
+        """Whether some passage holds the words of `text` in their order ("Cortex-M": "cortex" then "m")."""
+        seq = terms(text)
+        if not seq:
+            return False
+        pairs = list(itertools.pairwise(seq))
+        return any(all(p in self.bigrams[doc] for p in pairs) for doc in self.postings.get(seq[0], {}))
+
     def passage_terms(self, passage: Passage) -> set[str]:
         return set(terms(passage.text)) | set(terms(passage.heading))
 

@@ -35,6 +35,7 @@ STEPS: dict[str, Step] = {
     "lists.role_named": lists.role_named,
     "lists.period": lists.period,
     "texts.described_work": texts.described_work,
+    "texts.described_skills": texts.described_skills,
     "lists.class_list": lists.class_list,
     "about.authored_answer": about.authored_answer,
     "about.contact_or_recent": about.contact_or_recent,

@@ -295,6 +295,29 @@ def describes_a_work(st: State, words: tuple[str, ...]) -> bool:
     return bool(ranked) and _enough(st, _coverage(st, ranked[0], words), "described_floor")
 
 
+def described_skills(st: State) -> bool:
+    """ "which 3D modelling programs does she use": a question naming no skill, asking of what she uses with words
+    beyond the kinds the engine knows, is answered by the skills whose own description holds it (Rhino, "the 3D
+    modelling program in which she shapes terrain"), each with its account, as weak; the best alone unless others
+    hold it as well."""
+    if not st.q.ask:
+        return False
+    ranked = st.q.skills_described[: int(st.engine.weights["results"]["described_skills"])]
+    scored = [(e, _coverage(st, e)) for e in ranked]
+    best = max((c for _, c in scored), default=0.0)
+    fit = [e for e, c in scored if c == best and _enough(st, c, "described_floor")]
+    work = described(st)
+    if not fit or (work is not None and work[1] >= best):  # "what batteries does the bat sensor run on": a work
+        return False
+    for e in fit:
+        st.say_account(e)
+    st.listed = [e.iri for e in fit]
+    st.plan.route = "described"
+    st.support = best
+    st.near = True  # a paraphrase of what the skill is: weak, never High
+    return True
+
+
 def described(st: State) -> tuple[Entity, float] | None:
     """The work whose graph description best matches the question, and how much of the question it holds."""
     ranked = described_works(st)
