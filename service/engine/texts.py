@@ -346,6 +346,12 @@ def described_work(st: State) -> bool:
     if not ranked or not _enough(st, support := _coverage(st, ranked[0], content)):
         return False
     listed = [w.iri for w in ranked[:5]]
+    if kind is None and _other_kind(st, ranked[0]):  # "the mechanical keyboard thing she made": the keyboard so
+        # described, not the talk about building it
+        made = next((w for w in ranked[1:5] if not _other_kind(st, w) and _is_so(st, content, w)), None)
+        if made is not None:
+            listed = [made.iri, *(i for i in listed if i != made.iri)]
+            support = _coverage(st, made, content)
     if ordinal or in_order:  # of the works so described, the first (or latest) to begin, said first
         so = [w.iri for w in ranked if _is_so(st, content, w) and not _other_kind(st, w)]
         if not so:
