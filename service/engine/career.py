@@ -243,6 +243,16 @@ def career(st: State) -> bool:
         if rows and not outside and st.q.period is None and (st.q.has("before") or st.q.has("after")):
             here = {r["role"].value for r in rows}  # "where was she before Madrid"
             all_roles = st.run("career", career_params)
+            moved = _YEAR.search(places[0].description or "") if st.q.has("moved") and st.q.has("before") \
+                and not st.q.has("study") else None  # every study before it, in order: _next_to
+            if moved:  # "where was she working before she moved to Lisbon" (her home "since 2023"): the role
+                # elsewhere she held last before that year
+                move = moved.group()
+                left = _kind_asked(st, [r for r in all_roles.rows
+                                        if r["role"].value not in here and r["roleStart"].value[:4] < move])
+                if left:
+                    return _left_for(st, all_roles, max(left, key=lambda r: r["roleEnd"].value if "roleEnd" in r
+                                                        else st.q.today.isoformat()), places[0], move)  # fmt: skip
             anchor = sorted((r for r in all_roles.rows if r["role"].value in here), key=lambda r: r["roleStart"].value)
             if anchor:
                 return _next_to(st, all_roles, anchor, before=st.q.has("before"))
@@ -421,6 +431,15 @@ def _next_to(st: State, run: QueryRun, named: list[dict[str, Any]], *, before: b
     _finish(st, run, picks)
     if len(picks) == 1:
         st.subject = pick["role"].value  # a follow-up ("when was that?") is about the role found
+    return True
+
+
+def _left_for(st: State, run: QueryRun, row: dict[str, Any], place: Entity, year: str) -> bool:
+    """The role held last before the person moved to a place in the year its account gives."""
+    held = role_text(st, row)
+    st.tell("roles.before_move", st.read_query(run, held), place=place.label, year=year, held=held)
+    _finish(st, run, [row])
+    st.subject = row["role"].value
     return True
 
 
