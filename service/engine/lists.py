@@ -365,6 +365,8 @@ def period(st: State) -> bool:
         said = st.engine.sentence(f"works_in_period.{state}{'_described' if narrowed else ''}", count=len(iris),
                                   one=one, many=many, span=span)  # fmt: skip
         given = _held_then(st, iris)
+        if len(iris) <= int(st.engine.weights["results"]["dated_under"]):  # a few, by their whole names and dates
+            given = dict(zip(iris, dated_labels(st, iris, full=True), strict=True)) | given
         text = f"{said} {key_first(st, iris, given)}".strip()
         cited, times = _cite_held(st, given, text)
         ref = st.read_query(works, ", ".join(labels(st, iris[:10])))
@@ -375,8 +377,9 @@ def period(st: State) -> bool:
             happened = sorted(happened, key=lambda i: (ents[i].tier or 3, ents[i].start or ""))
             st.tell("works_in_period.begun_or_ended", ref, works=names(labels(st, happened), shown))
         st.listed = [*st.listed, *times]
-        if narrowed:  # what makes the best of them so described, in the graph's words
-            st.say_account(st.engine.entities[narrowed[0]])
+        if narrowed or (len(iris) == 1 and not st.q.ask):  # what makes the best of them so described, or the one
+            st.say_account(st.engine.entities[(narrowed or iris)[0]])  # asked of ("his talks in 2018"), in the
+            # graph's words
     else:
         st.tell(f"works_in_period.none_{state}", st.read_query(works, "0 rows"), span=span, one=one)
     rows = roles.rows

@@ -112,11 +112,12 @@ def when(st: State, start: date, end: date) -> str:
 
 
 def dated_labels(st: State, iris: list[str], before: str = "", *, full: bool = False) -> list[str]:
-    """The names of things, each with the month it began when the graph dates it: "Widget (since March 2024)";
-    `full`, by their whole names rather than their short ones (a few things, each said once)."""
+    """The names of things, each with the month it began (or, of a publication, appeared) when the graph dates
+    it: "Widget (since March 2024)"; `full`, by their whole names rather than their short ones (a few things, each
+    said once)."""
     shown = [st.engine.entities[i].label for i in iris if i in st.engine.entities] if full else labels(st, iris)
-    return [f"{n} ({before}{month(e.start)})" if (e := st.engine.entities.get(i)) is not None and e.start else n
-            for i, n in zip(iris, shown, strict=True)]  # fmt: skip
+    dates = [(e.published or e.start) if (e := st.engine.entities.get(i)) is not None else None for i in iris]
+    return [f"{n} ({before}{month(d)})" if d else n for d, n in zip(dates, shown, strict=True)]
 
 
 def ordinal_pick(st: State, iris: list[str]) -> Entity | None:
