@@ -452,14 +452,18 @@ def cued_section(
     only among `kinds` and by the heading's own word ("Why she built it"); with `about`, the passage of that section
     holding those words best, else its opening."""
     intents, index = st.engine.intents, st.engine.passages
-    wanted = list(dict.fromkeys(stem(w) for kind in intents.sections_asked(st.q.said)
-                                if (kind in kinds) == (kind in ("how", "why"))
-                                for w in intents.sections.get(kind, ())[: 1 if kinds else None]))  # fmt: skip
+    asked = [kind for kind in intents.sections_asked(st.q.said) if (kind in kinds) == (kind in ("how", "why"))]
+    first = 1 if kinds else None
+    wanted = list(dict.fromkeys(stem(w) for kind in asked for w in intents.sections.get(kind, ())[:first]))
     if not wanted:
         return None
-    # the section whose heading holds the kind's earliest word ("Results" before "Lessons"), first in the article
+    # the section whose heading holds the kind's earliest word ("Results" before "Lessons"), first in the article;
+    # of how, with no heading of its own word, one of its other words ("how is it put together": "Architecture")
     rank = {w: n for n, w in enumerate(wanted)}
     docs = [doc for doc in index.article_docs.get(article, ()) if rank.keys() & index.section_terms[doc]]
+    if not docs and "how" in asked:
+        rank = {stem(w): n for n, w in enumerate(intents.sections.get("how", ()))}
+        docs = [doc for doc in index.article_docs.get(article, ()) if rank.keys() & index.section_terms[doc]]
     docs.sort(key=lambda d: min(rank[t] for t in index.section_terms[d] if t in rank))
     if about and docs:  # of the section's passages, the one about the part asked of ("the call detector")
         heading = index.docs[docs[0]].heading

@@ -65,7 +65,7 @@ def explain(st: State) -> bool:
     about = st.engine.by_name.get(hit.passage.article)
     if hit.passage.kind == "lead" and not st.q.has("naming"):  # a how or why question is not answered by an
         # overview, when a section says it: how, only in the article of the thing named (not of a part's whole)
-        kinds = ("why", "how") if about in st.q.entities else ("why",)
+        kinds = ("why", "how") if about in st.q.entities or (about is not None and about is joining) else ("why",)
         hit = routes.cued_section(st, hit.passage.article, kinds) or hit  # a section of the same article
     hit = routes.stating_amount(st, hit.passage.article, hit, about.description if about else "") or hit
     if about not in st.q.entities:  # not from the article of what was named: it must hold the question, but for
