@@ -139,7 +139,8 @@ def _unknown_practice(st: State) -> tuple[str, tuple[int, int]] | None:
                 runs[-1].append(i)
             else:
                 runs.append([i])
-    if len(runs) != 1 or len(runs[0]) > 3 or runs[0][0] == 0:
+    max_runs = int(st.engine.weights["unknown"]["practice_runs"])  # "mangrove restoration, like in the tropics"
+    if not runs or len(runs) > max_runs or any(len(r) > 3 for r in runs) or runs[0][0] == 0:
         return None
     run = runs[0]
     if tokens[run[0] - 1].word in st.engine.intents.definite:
