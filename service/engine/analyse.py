@@ -178,6 +178,9 @@ class Analyser:
         # cue words are read outside the names of things: "hearing health" names a theme, not a private matter,
         # and "Kattegat University" a university, not a question about studies
         said = tuple(t.word for t in tokens if not any(a <= t.start < b for a, b in names))
+        unstoried = tuple(t.word for t in tokens if not any(a <= t.start < b for a, b in names)
+                          and not any(a <= t.start < b for a, b in told)) \
+            if told and not subject else None  # the words cue concepts are read in (Question.has)
         authored = self._authored(words)
         about = authored is not None and any(a.key == authored and a.group == "about" for a in engine.authored)
         found = [engine.entities[i] for i in linked.entities if i in engine.entities]
@@ -195,7 +198,7 @@ class Analyser:
         return Question(engine=engine, asked=asked, normalized=text, today=today, tokens=tokens,
                         linked=linked, cue=tuple(cue), said=said, kind=kind, rule=rule, read=tuple(read),
                         authored_key=authored, period=period, terms=tuple(terms), corrections=corrections,
-                        excluded=excluded)  # fmt: skip
+                        excluded=excluded, asking=unstoried)  # fmt: skip
 
     def _own_practice(self, text: str, linked: Linked, tokens: tuple[Token, ...]) -> Linked:
         """ "before she went solo", "since he set up his own studio": the words name the role of the person's own

@@ -43,6 +43,7 @@ class Question:
     terms: tuple[str, ...]  # the words searched for in passages
     corrections: tuple[tuple[str, str], ...] = ()
     excluded: frozenset[str] = frozenset()  # what the question sets apart ("apart from Widgeteer", apart.py)
+    asking: tuple[str, ...] | None = None  # `said` without the visitor's own story, when it tells one (analyse._told)
     _cues: dict[str, bool] = field(default_factory=dict, repr=False)
 
     # -- words -----------------------------------------------------------------------------
@@ -60,10 +61,12 @@ class Question:
 
     def has(self, concept: str) -> bool:
         """Whether the question holds the cue concept (an intent rule of intents.yaml, or a route's own cue
-        words), read outside the names of things."""
+        words), read outside the names of things and the visitor's own story ("I work for a city council" asks
+        no where); what is declined as private or opinion is read in every word (refuse.py)."""
         found = self._cues.get(concept)
         if found is None:
-            found = self._cues[concept] = self.engine.intents.has(concept, self.said)
+            words = self.said if self.asking is None else self.asking
+            found = self._cues[concept] = self.engine.intents.has(concept, words)
         return found
 
     @cached_property
