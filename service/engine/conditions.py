@@ -65,6 +65,7 @@ TESTS: dict[str, Callable[[Question, Any], bool]] = {
     "authored": lambda q, v: (q.authored_key is not None) == v,
     "amount": lambda q, v: (q.amount is not None) == v,
     "sections": lambda q, v: bool(q.sections_asked) == v,
+    "section": lambda q, v: any(k in v for k in q.sections_asked),
     "unknown_rest": lambda q, v: bool(q.unknown_rest) == v,
     "asks_more": lambda q, v: bool(q.ask) == v,
     "filters": _filters,

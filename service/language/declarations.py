@@ -63,6 +63,7 @@ CONDITIONS: dict[str, str] = {
     "authored": "bool",  # it is one of the questions with one answer (answers.yaml)
     "amount": "bool",  # it asks for an amount ("how long", "how many stops")
     "sections": "bool",  # it asks for a kind of section ("why", "what went wrong", the results)
+    "section": "words",  # it asks for one of these kinds of section (intents.yaml sections: how, why, wrong, ...)
     "unknown_rest": "bool",  # outside its names, it uses a word the site never uses
     "asks_more": "bool",  # it asks something beyond its names, its cue words and filler
     "filters": "filters",  # {at_least: N, of: [technology, kind, period, place, role]}: how many filters it names
