@@ -352,8 +352,12 @@ def described_work(st: State) -> bool:
         if made is not None:
             listed = [made.iri, *(i for i in listed if i != made.iri)]
             support = _coverage(st, made, content)
-    if ordinal or in_order:  # of the works so described, the first (or latest) to begin, said first
+    whether = not (ordinal or in_order or st.q.has("describes"))  # "does she make keyboards": the plural asked
+    if ordinal or in_order or whether:  # of the works so described, the first (or latest) to begin, said first
         so = [w.iri for w in ranked if _is_so(st, content, w) and not _other_kind(st, w)]
+        if whether:  # every one so described, when the thing is asked in the plural and there are several
+            plural = any(t.word != stem(t.word) and stem(t.word) == content[-1] for t in st.q.tokens)
+            return plural and len(so) > 1 and _in_order(st, so, support)
         if not so:
             return False
         if in_order:  # "list his bat detectors in order": every one, by when it began
