@@ -13,7 +13,7 @@ from datetime import date
 
 from service.engine.engine import Engine
 from service.engine.intents import contains, phrases
-from service.engine.link import tokenize
+from service.engine.link import Linked, tokenize
 from service.engine.model import Plan
 from service.text import stem, terms
 from service.vocab import PF
@@ -80,7 +80,7 @@ def resolve(engine: Engine, question: str, previous: Plan, today: date, joined: 
                 return question.replace(found.group(), label)
 
     # "how many came to the rotterdam one?" after a list of exhibitions: the one result the name says
-    one = _one_named(engine, question, previous)
+    one = _one_named(engine, question, previous, linked)
     if one is not None:
         return one
 
@@ -153,13 +153,13 @@ def resolve(engine: Engine, question: str, previous: Plan, today: date, joined: 
 _ONE_AFTER = re.compile(r"\s+one\b", re.IGNORECASE)
 
 
-def _one_named(engine: Engine, question: str, previous: Plan) -> str | None:
+def _one_named(engine: Engine, question: str, previous: Plan, linked: Linked) -> str | None:
     """The question with "the X one" in place of the one result of the previous list whose name or description
     says the name X ("the rotterdam one" after a list of exhibitions, one of them in Rotterdam), else None."""
     results = [r for r in previous.results if r.iri in engine.entities]
     if len(results) < 2:
         return None
-    for m in engine.linker.link(question).mentions:
+    for m in linked.mentions:
         after = _ONE_AFTER.match(question, m.end)
         if after is None:
             continue
