@@ -169,29 +169,30 @@ class Analyser:
                 period, bound = around[0], spans[around[1]][0]
                 linked = replace(linked, mentions=[m for m in linked.mentions if m is not bound])
         told, subject = _told(text, engine, linked.mentions)
-        rest = tokenize(linked.rest) if not told or subject else [  # the visitor's own story asks nothing
-            t for t in tokens if not any(m.start <= t.start < m.end for m in linked.mentions)
-            and not any(a <= t.start < b for a, b in told)]  # fmt: skip
+        # the visitor's own story asks nothing: the tokens outside it, and outside the names too
+        untold = [t for t in tokens if not any(a <= t.start < b for a, b in told)] if told else list(tokens)
+        asked_rest = [t for t in untold if not any(m.start <= t.start < m.end for m in linked.mentions)] \
+            if told else []
+        rest = tokenize(linked.rest) if not told or subject else asked_rest
         cue = _without_phrases([t.word for t in rest], engine.neutral_phrases)  # "on record"
         person = engine.by_name.get(engine.kb.site.person)
         names = [(m.start, m.end) for m in mentions if not (person and m.iris == [person.iri])]
         # cue words are read outside the names of things: "hearing health" names a theme, not a private matter,
         # and "Kattegat University" a university, not a question about studies
         said = tuple(t.word for t in tokens if not any(a <= t.start < b for a, b in names))
-        unstoried = tuple(t.word for t in tokens if not any(a <= t.start < b for a, b in names)
-                          and not any(a <= t.start < b for a, b in told)) \
-            if told and not subject else None  # the words cue concepts are read in (Question.has)
+        # the words cue concepts are read in (Question.has): without a story the question does not point back to
+        unstoried = tuple(t.word for t in untold if not any(a <= t.start < b for a, b in names)) \
+            if told and not subject else None
         authored = self._authored(words)
         about = authored is not None and any(a.key == authored and a.group == "about" for a in engine.authored)
         found = [engine.entities[i] for i in linked.entities if i in engine.entities]
         owner = engine.by_name.get(engine.kb.site.person)
         if owner is not None and len(found) > 1 and owner in found:
             found = [e for e in found if e is not owner]
-        kind_cue = cue if not subject else _without_phrases(  # a story searched as the subject still asks nothing
-            [t.word for t in tokens if not any(m.start <= t.start < m.end for m in linked.mentions)
-             and not any(a <= t.start < b for a, b in told)], engine.neutral_phrases)  # fmt: skip
+        # a story searched as the subject still picks no kind of question
+        kind_cue = _without_phrases([t.word for t in asked_rest], engine.neutral_phrases) if told and subject else cue
         for_kind = _outside_kinds(kind_cue, engine.classes_in(tuple(kind_cue)))  # for the kind of question only
-        asking = [t.word for t in tokens if not any(a <= t.start < b for a, b in told)] if told else words
+        asking = [t.word for t in untold] if told else words
         kind, rule, read = engine.intents.decide(asking, for_kind, [e.kind for e in found], authored=about,
                                                  linked_any=bool(found))  # fmt: skip
         terms = query_terms(text, engine.search_stopwords)
@@ -395,8 +396,8 @@ def _told(text: str, engine: Engine, names: list[Mention]) -> tuple[list[tuple[i
         return [], False
     intents, pronouns = engine.intents, {str(p) for p in engine.references.get("pronouns") or []}
     asking, back, named = [], False, False
-    for a, b in spans:
-        said = words_of(text[a:b])
+    sentences = [words_of(text[a:b]) for a, b in spans]
+    for (a, b), said in zip(spans, sentences, strict=True):
         asks = text[a:b].rstrip().endswith("?") or intents.has("asks_whether", said) or intents.has("asks_what",
                                                                                                      said[:1])
         asking.append(asks)
@@ -406,8 +407,8 @@ def _told(text: str, engine: Engine, names: list[Mention]) -> tuple[list[tuple[i
         return [], False
     last = max(i for i, asks in enumerate(asking) if asks)
     short = int(engine.weights["unknown"]["addendum_max_words"])  # "has he published anything? papers etc"
-    told = [span for i, (span, asks) in enumerate(zip(spans, asking, strict=True)) if not asks and not (
-        i > last and len(said := words_of(text[span[0]:span[1]])) <= short and not intents.has("asks_what", said))]
+    told = [span for i, (span, asks, said) in enumerate(zip(spans, asking, sentences, strict=True)) if not asks
+            and not (i > last and len(said) <= short and not intents.has("asks_what", said))]  # fmt: skip
     return told, back and not named
 
 

@@ -61,15 +61,15 @@ def resolve(engine: Engine, question: str, previous: Plan, today: date, joined: 
     # ("Rust projects" lists Rust, then its works: the second one is the second work)
     m = _phrase_pattern(list(ordinals))
     results = previous.results
-    if len(results) > 1 and results[0].iri == previous.entity and (  # the thing the previous question named
-            previous.entity in engine.linker.link(previous.normalized).entities):  # fmt: skip
-        results = results[1:]
     if m is not None and results and not linked.entities:
         found = m.search(question)
         rest = [t.word for t in tokenize(question.replace(found.group(), " "))] if found else []
         if found and len(found.group().split()) == 1 and not all(w in _ONLY_POINTING for w in rest):
             found = None  # "how long did that last?": an ordinal alone points back only in a question of nothing else
         if found:
+            if len(results) > 1 and results[0].iri == previous.entity and (  # the thing the previous question
+                    previous.entity in engine.linker.link(previous.normalized).entities):  # named  # fmt: skip
+                results = results[1:]
             word = next(w for w in found.group().lower().split() if w in ordinals)
             n = ordinals[word]
             index = n - 1 if n > 0 else len(results) + n

@@ -48,13 +48,14 @@ def pivot(st: State) -> bool:
     found = sorted(absent.entities, key=lambda label: not st.engine.absent[label].listed)  # the owner's first
     if not found:
         return False
-    if not st.engine.absent[found[0]].listed and _only_context(st, absent.mentions):
+    listed = st.engine.absent[found[0]].listed  # by the owner, not only in the engine's catalogue
+    if not listed and _only_context(st, absent.mentions):
         return False
     # a technology of the engine's catalogue that her own passages speak of ("Cortex-M") may be hers all the same:
     # the graph lists no work with it, but the pivot is weak, never High
-    spoken = not st.engine.absent[found[0]].listed and any(
-        st.engine.passages.speaks_of(m.text) and st.engine.speller.english(m.text) < st.engine.common_english
-        for m in absent.mentions)  # fmt: skip
+    spoken = not listed and any(st.engine.passages.speaks_of(m.text)
+                                and st.engine.speller.english(m.text) < st.engine.common_english
+                                for m in absent.mentions)  # fmt: skip
     absent = st.engine.absent[found[0]]
     category = st.engine.pf(absent.category)
     _, many = st.engine.category_label(category)

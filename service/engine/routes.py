@@ -460,10 +460,9 @@ def cued_section(
     # the section whose heading holds the kind's earliest word ("Results" before "Lessons"), first in the article;
     # of how, with no heading of its own word, one of its other words ("how is it put together": "Architecture")
     rank = {w: n for n, w in enumerate(wanted)}
-    docs = [doc for doc in index.article_docs.get(article, ()) if rank.keys() & index.section_terms[doc]]
-    if not docs and "how" in asked:
+    if "how" in asked and not any(rank.keys() & index.section_terms[d] for d in index.article_docs.get(article, ())):
         rank = {stem(w): n for n, w in enumerate(intents.sections.get("how", ()))}
-        docs = [doc for doc in index.article_docs.get(article, ()) if rank.keys() & index.section_terms[doc]]
+    docs = [doc for doc in index.article_docs.get(article, ()) if rank.keys() & index.section_terms[doc]]
     docs.sort(key=lambda d: min(rank[t] for t in index.section_terms[d] if t in rank))
     if about and docs:  # of the section's passages, the one about the part asked of ("the call detector")
         heading = index.docs[docs[0]].heading
