@@ -341,15 +341,16 @@ class Question:
         of Rhino, "the 3D modelling program in which she shapes terrain"."""
         return self._described("skill")
 
+    @cached_property
+    def _description_scores(self) -> dict[int, float]:
+        """Every entity's graph description (with its names) scored for the question's words, once."""
+        index = self.engine.descriptions
+        return index.bm25({t: 1.0 for t in self.terms}) if index is not None and self.terms else {}
+
     def _described(self, kind: str) -> tuple[Entity, ...]:
-        engine = self.engine
-        index = engine.descriptions
-        if index is None or not self.terms:
-            return ()
-        entities, described = engine.entities, engine.described
-        scores = {d: v for d, v in index.bm25({t: 1.0 for t in self.terms}).items()
-                  if entities[described[d]].kind == kind}  # fmt: skip
-        return tuple(entities[described[d]] for d in sorted(scores, key=lambda d: (-scores[d], d)))
+        entities, described, scores = self.engine.entities, self.engine.described, self._description_scores
+        of_kind = [d for d in scores if entities[described[d]].kind == kind]
+        return tuple(entities[described[d]] for d in sorted(of_kind, key=lambda d: (-scores[d], d)))
 
     @cached_property
     def site_words(self) -> tuple[str, ...]:
