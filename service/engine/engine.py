@@ -201,6 +201,7 @@ class Engine:
             verb_phrases=intents.verb_phrases,
             frames=intents.name_frames,
             joining=intents.name_cues_joining,
+            same=lex.synonym_groups(),
         )
 
         absent_names: dict[str, set[str]] = defaultdict(set)

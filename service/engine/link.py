@@ -89,6 +89,15 @@ def _norm_url(url: str) -> str:
     return re.sub(r"^https?://(www\.)?", "", url.lower()).rstrip("/")
 
 
+def _written_alike(key: tuple[str, ...], alike: dict[str, list[tuple[str, ...]]],
+                   most: int = 16) -> list[tuple[str, ...]]:  # fmt: skip
+    """The other ways of writing a name of several words, each word or the words alike it (at most `most`)."""
+    out: list[tuple[str, ...]] = [()]
+    for w in key:
+        out = [(*k, *a) for k in out for a in ((w,), *alike.get(w, ()))][:most]
+    return out[1:]
+
+
 class Linker:
     def __init__(
         self,
@@ -104,6 +113,7 @@ class Linker:
         verb_phrases: list[str] | None = None,
         frames: list[str] | None = None,
         joining: list[str] | None = None,
+        same: Sequence[Sequence[str]] = (),
     ) -> None:
         # name as a tuple of folded words -> owners; graph names first
         self._names: dict[tuple[str, ...], list[str]] = {}
@@ -142,6 +152,26 @@ class Linker:
                     self._names[other] = holders
                     if key in self._ordinary:
                         self._ordinary.add(other)
+        # a name of several words is also written with a word of the same meaning (`same`, the groups of
+        # equivalents.yaml and the owner's synonyms, one word each): "MSc dissertation" names what is asked as
+        # "masters thesis"
+        written = dict(self._names)  # as the data writes them: the words of names, the completions
+        alike: dict[str, list[tuple[str, ...]]] = {}
+        for group in same:
+            forms = [f for f in (tuple(t.word for t in tokenize(g)) for g in group) if f and not set(f) <= stopwords]
+            # each form also with a possessive when a word of its own ("master's thesis", "MSc thesis")
+            forms += [(*f, "s") for f in forms if len(f) == 1 and not f[0].endswith("s")]
+            for w, *more in forms:
+                if not more:
+                    alike.setdefault(w, []).extend(f for f in forms if f != (w,))
+        for key, holders in list(self._names.items()):
+            if len(key) < 2 or not any(w in alike for w in key):
+                continue
+            for other in _written_alike(key, alike):
+                if other not in self._names:
+                    self._names[other] = holders
+                    if key in self._ordinary:
+                        self._ordinary.add(other)
         self._by_first: dict[str, list[tuple[str, ...]]] = {}
         for key in sorted(self._names, key=len, reverse=True):
             self._by_first.setdefault(key[0], []).append(key)
@@ -157,19 +187,19 @@ class Linker:
         for frame in frames or []:
             before, _, after = frame.partition("*")
             self._frames.add((tuple(t.word for t in tokenize(before)), tuple(t.word for t in tokenize(after))))
-        self.vocabulary = {w for key in self._names for w in key}
+        self.vocabulary = {w for key in written for w in key}
         # each word of a name of several words -> the words beside it in some name: (word, 0) the words after it,
         # (word, 1) the words before it
         self._beside: dict[tuple[str, int], set[str]] = {}
-        for key in self._names:
+        for key in written:
             for a, b in pairwise(key):
                 self._beside.setdefault((a, 0), set()).add(b)
                 self._beside.setdefault((b, 1), set()).add(a)
         self.naming: dict[str, set[str]] = {}  # IRI -> the stems of every name it has ("BSc dissertation")
-        for key, named in self._names.items():
+        for key, named in written.items():
             for iri in named:
                 self.naming.setdefault(iri, set()).update(stem(w) for w in key)
-        self._sorted = sorted((" ".join(key), owners) for key, owners in self._names.items())
+        self._sorted = sorted((" ".join(key), owners) for key, owners in written.items())
         self._sorted_keys = [name for name, _ in self._sorted]
 
     def near_name(self, words: Sequence[str]) -> list[tuple[int, str]]:
