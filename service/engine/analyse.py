@@ -31,6 +31,7 @@ from service.text import query_terms, stem
 from service.text import words as words_of
 
 MAX_QUESTION = 500
+_DASH = re.compile(r"\s[-\u2013\u2014]+\s")  # a dash between clauses, not in a word ("ES-to-OS")
 _SENTENCE = re.compile(r"(?:[^.!?]|[.!?]+(?=\S))+[.!?]*")  # a sentence with its end ("v1.2" is in one)
 _PLUS = re.compile(r"(?<=\w) \+ (?=\w)")  # a plus between words, spaced, joins them: "rust + wasm"
 
@@ -391,7 +392,9 @@ def _told(text: str, engine: Engine, names: list[Mention]) -> tuple[list[tuple[i
     what is asked of: when what asks names nothing and points back ("what was that about?"), its words are
     searched too, but still pick no kind of question ("I'm hiring … how long does that thing run on batteries"
     asks no contact)."""
-    spans = [(m.start(), m.end()) for m in _SENTENCE.finditer(text) if any(c.isalnum() for c in m.group())]
+    visitor = {str(w) for w in engine.references.get("visitor") or []}
+    spans = [span for m in _SENTENCE.finditer(text) if any(c.isalnum() for c in m.group())
+             for span in _clauses(text, m.start(), m.end(), visitor)]  # fmt: skip
     if len(spans) < 2:
         return [], False
     intents, pronouns = engine.intents, {str(p) for p in engine.references.get("pronouns") or []}
@@ -410,6 +413,16 @@ def _told(text: str, engine: Engine, names: list[Mention]) -> tuple[list[tuple[i
     told = [span for i, (span, asks, said) in enumerate(zip(spans, asking, sentences, strict=True)) if not asks
             and not (i > last and len(said) <= short and not intents.has("asks_what", said))]  # fmt: skip
     return told, back and not named
+
+
+def _clauses(text: str, start: int, end: int, visitor: set[str]) -> list[tuple[int, int]]:
+    """A sentence's spans: the visitor's own clause before a dash is one, what follows another ("before I reach
+    out I wanted to check - is she still based in the Netherlands?"); "the museum audit - what went wrong?" is
+    one."""
+    for dash in _DASH.finditer(text, start, end):
+        if visitor & set(words_of(text[start : dash.start()])):
+            return [(start, dash.start()), (dash.end(), end)]
+    return [(start, end)]
 
 
 def _without_phrases(cue: list[str], phrases: tuple[tuple[str, ...], ...]) -> list[str]:

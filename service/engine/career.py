@@ -328,10 +328,30 @@ def career(st: State) -> bool:
     ref = st.read_query(run, "; ".join(held))
     st.tell("roles.roles" if opening else "roles.roles_only", ref, opening=opening, roles="; ".join(held))
     _finish(st, run, rows)
+    if places and not st.q.has("outside") and st.q.has("still") and not sequence and not st.q.has("making"):
+        _now_elsewhere(st, rows, career_params)
     if places and not any(st.q.has(c) for c in ("outside", "time", "job")):  # "what did she do in Copenhagen":
         # the works there too (not for "which company did she work for in Berlin")
         st.listed = list(dict.fromkeys(st.listed + _works_there(st, places[0])))
     return True
+
+
+def _now_elsewhere(st: State, rows: list[dict[str, Any]], person: dict[str, str]) -> None:
+    """ "Is she still living in the Netherlands": when every role held in the place has ended, the roles held
+    now, wherever they are."""
+    today = st.q.today.isoformat()
+    if any("roleEnd" not in r or r["roleEnd"].value >= today for r in rows):
+        return
+    run = st.run("career", person)
+    now = [r for r in run.rows if "roleEnd" not in r or r["roleEnd"].value >= today]
+    if not now:
+        st.plan.sparql.pop()  # read for nothing
+        return
+    held = [role_text(st, r) for r in now]
+    st.tell("roles.now_elsewhere", st.read_query(run, "; ".join(held)), roles="; ".join(held))
+    places = [r["place"].value for r in now if "place" in r]  # where the person is now, then what they hold there
+    st.listed = list(dict.fromkeys([*st.listed, *places, *(i for r in now for i in (r["role"].value,
+                                                                                    r["organisation"].value))]))
 
 
 def _works_there(st: State, place: Entity) -> list[str]:
