@@ -156,9 +156,10 @@ def say_ordinal(st: State, iris: list[str], ref: str) -> list[str]:
     return [pick.iri, *(i for i in iris if i != pick.iri)]
 
 
-def say_in_order(st: State, iris: list[str], *refs: str) -> list[str]:
+def say_in_order(st: State, iris: list[str], *refs: str, counted: str = "") -> list[str]:
     """ "list his bat detectors in order": the works that have a start, earliest first, each with the month it
-    began (at most eight said); returns them in that order, or nothing when fewer than two are dated."""
+    began (at most eight said); returns them in that order, or nothing when fewer than two are dated. With
+    `counted` (the question's words for them, when it asks how many), how many first."""
     dated = sorted((e for i in iris if (e := st.engine.entities.get(i)) is not None and e.start),
                    key=lambda e: e.start or "")  # fmt: skip
     if len(dated) < 2:
@@ -166,7 +167,10 @@ def say_in_order(st: State, iris: list[str], *refs: str) -> list[str]:
     said = "; ".join(f"{e.display} ({month(e.start or '')})" for e in dated[:8])
     if len(dated) > 8:
         said = st.engine.sentence("and_more", items=said, count=len(dated) - 8)
-    st.tell("in_order", *refs, works=said)
+    if counted:  # "how many bat detectors has he built": how many, then which
+        st.tell("counted_in_order", *refs, works=said, count=len(dated), what=counted)
+    else:
+        st.tell("in_order", *refs, works=said)
     return [e.iri for e in dated]
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from service.engine import routes
 from service.engine.catalog import CONCEPTS, Entity, what_it_is
 from service.engine.intents import contains
@@ -9,6 +11,7 @@ from service.engine.retrieve import ArticleHit, PassageHit, best_passage_for, ho
 from service.engine.state import WORD, State
 from service.kb.wiki import Passage
 from service.text import stem, terms
+from service.text import words as words_of
 
 
 def define(st: State) -> bool:
@@ -264,13 +267,34 @@ def _is_so(st: State, content: tuple[str, ...], e: Entity) -> bool:
     return set(rest) <= own and holds(own, head, st.engine.synonyms)
 
 
-def _in_order(st: State, so: list[str], support: float) -> bool:
-    """Every work so described that has a start, earliest first, citing the facts of each."""
+def _a_kind_of(st: State, content: tuple[str, ...], e: Entity) -> bool:
+    """Whether the work is one of the things counted: the last word asked (or a synonym) is the last word of one
+    of its names or of the noun its description opens with ("The prototype bat detector of ...": detector), not
+    only a word said of it ("a book on designing parks and schoolyards" is no schoolyard)."""
+    ends = set(st.engine.routes.get("head_ends") or [])
+    first = re.split(r"\.\s", e.description or "", maxsplit=1)[0]
+    if e.label and first.startswith(e.label):
+        first = first[len(e.label) :]  # "Widgeteer is a ...": what follows the name
+    nouns = []
+    for part in first.split(":")[:2]:  # "The successor to Fernkey: a smaller split keyboard with ..."
+        opening = words_of(part)
+        nouns.append(" ".join(opening[: next((i for i, w in enumerate(opening) if i and w in ends), len(opening))]))
+    heads = {t[-1] for t in (terms(e.label), terms(e.short or ""), *map(terms, nouns)) if t}
+    return holds(heads, content[-1], st.engine.synonyms)
+
+
+def _in_order(st: State, so: list[str], support: float, content: tuple[str, ...]) -> bool:
+    """Every work so described that has a start, earliest first, citing the facts of each; how many first
+    when the question asks, in its own words for them."""
+    counted = ""
+    if st.q.has("count"):  # "how many bat detectors": the things so described that are bat detectors, counted
+        so = [i for i in so if _a_kind_of(st, content, st.engine.entities[i])]
+        counted = " ".join(t.original for t in st.q.tokens if stem(t.word) in content)
     dated = [i for i in so if st.engine.entities[i].start][:8]
     if len(dated) < 2:
         return False
     refs = [st.read_entity(e, st.run("facts", {"entity": e.iri})) for e in (st.engine.entities[i] for i in dated)]
-    st.listed = routes.say_in_order(st, dated, *refs)
+    st.listed = routes.say_in_order(st, dated, *refs, counted=counted)
     st.plan.route = "described"
     st.support = support
     st.subject = st.listed[0]
@@ -342,7 +366,9 @@ def described_work(st: State) -> bool:
     # what describes the work, without the words that say a work is described ("thing", "made", "game") and
     # the names of where it was made
     named = {t for e in st.q.entities for t in st.q.name_terms(e)}
-    content = tuple(t for t in st.q.terms if t not in st.engine.accounted and t not in named) or st.q.terms
+    cued = {stem(w) for w in st.q.cue}  # without the phrases that ask nothing ("over the years")
+    content = tuple(t for t in st.q.terms if t not in st.engine.accounted and t not in named and t in cued) \
+        or st.q.terms  # fmt: skip
     if not ranked or not _enough(st, support := _coverage(st, ranked[0], content)):
         return False
     listed = [w.iri for w in ranked[:5]]
@@ -357,11 +383,11 @@ def described_work(st: State) -> bool:
         so = [w.iri for w in ranked if _is_so(st, content, w) and not _other_kind(st, w)]
         if whether:  # every one so described, when the thing is asked in the plural and there are several
             plural = any(t.word != stem(t.word) and stem(t.word) == content[-1] for t in st.q.tokens)
-            return plural and len(so) > 1 and _in_order(st, so, support)
+            return plural and len(so) > 1 and _in_order(st, so, support, content)
         if not so:
             return False
         if in_order:  # "list his bat detectors in order": every one, by when it began
-            return _in_order(st, so, support)
+            return _in_order(st, so, support, content)
         pick = routes.ordinal_pick(st, so)  # cited by the facts (its start) of the one picked
         ref = st.read_entity(pick, st.run("facts", {"entity": pick.iri})) if pick is not None else ""
         listed = routes.say_ordinal(st, so, ref)[:5]
