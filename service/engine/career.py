@@ -493,7 +493,12 @@ def _titled(st: State, rows: list[dict[str, Any]], *, best: bool = False) -> lis
         return [r for n, r in shared if n == most or not best]
     # "when did she do her undergraduate degree": the role whose graph description holds a word asked, a word no
     # other role's description holds
-    unasked = st.engine.generic | st.engine.stopwords | {t for m in st.q.linked.mentions for t in terms(m.text)}
+    # the words of the roles, organisations and places named; a theme named is what is asked of a role ("which
+    # hearing aid company did he work for": the role whose description speaks of hearing aids)
+    ents = st.engine.entities
+    unasked = st.engine.generic | st.engine.stopwords | {
+        t for m in st.q.linked.mentions for t in terms(m.text)
+        if not all((e := ents.get(i)) is not None and e.kind in ("theme", "technique") for i in m.iris)}
     said = {r["role"].value: set(terms(e.description)) for r in rows
             if (e := st.engine.entities.get(r["role"].value)) is not None}  # fmt: skip
     for a in asked:
