@@ -548,8 +548,12 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
             st.listed = ordered
         elif iris:  # "Key work first" only when one of them is a key work
             keyed = any(st.engine.entities[i].tier == 1 for i in iris if i in st.engine.entities)
-            st.tell("class_list.key_first" if keyed else "among_them", ref,
-                    works=names(labels(st, iris), answer_limit(st)))  # fmt: skip
+            one = st.engine.entities.get(iris[0]) if len(iris) == 1 else None
+            if one is not None:  # "did he ever make a game": the one there is, as the graph describes it
+                st.say_account(one)
+            else:
+                st.tell("class_list.key_first" if keyed else "among_them", ref,
+                        works=names(labels(st, iris), answer_limit(st)))  # fmt: skip
             st.listed = say_ordinal(st, iris, ref)
     elif kind == "concept":  # "has he published any datasets": the datasets, techniques or themes, most used first
         run = st.run("concept_list", {"class": iri})
