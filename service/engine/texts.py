@@ -143,7 +143,8 @@ def _first_of_kind(st: State) -> bool:
     """ "the first thing he designed in Widgetcad": the first (or latest) of the works of a thing named, which the
     list of its works says, not a passage on how one of them was designed."""
     q = st.q
-    return q.has("first") != q.has("last") and bool(q.entities) and all(e.kind in CONCEPTS for e in q.entities)
+    return q.has("first") != q.has("last") and bool(q.entities) and all(e.kind in CONCEPTS for e in q.entities) \
+        and "why" not in st.engine.intents.sections_asked(q.said)  # "why wouldn't kids use the first ones": a reason
 
 
 def _naming(st: State, e: Entity) -> PassageHit | None:
