@@ -202,6 +202,10 @@ class Linker:
         self._sorted = sorted((" ".join(key), owners) for key, owners in written.items())
         self._sorted_keys = [name for name, _ in self._sorted]
 
+    def names_alone(self, word: str) -> bool:
+        """Whether the word (folded) is by itself a name of something ("tessera", "go")."""
+        return (word,) in self._names
+
     def near_name(self, words: Sequence[str]) -> list[tuple[int, str]]:
         """Real words one letter from a word of a name, written beside that name's neighbouring word: "the
         Lindenhof price" means the Lindenhof Prize. Each as (its position, the name's word); only where exactly

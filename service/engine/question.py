@@ -279,6 +279,21 @@ class Question:
             return ()  # "which projects use hand-written Arm assembly": only the name, as described
         return tuple(ask)
 
+    @cached_property
+    def choices(self) -> dict[str, frozenset[str]]:
+        """Each stem the question offers as one of two ("research or holiday?") -> the stem offered beside it:
+        an answer that speaks to one of them answers the choice. Not names: "tessera or lantern" asks of both."""
+        stop = self.engine.stopwords
+        words = [t.word for t in self.tokens if t.word == "or" or t.word not in stop]  # "research or a holiday"
+        out: dict[str, set[str]] = {}
+        named = self.engine.linker.names_alone
+        for i in range(1, len(words) - 1):
+            if words[i] == "or" and not named(words[i - 1]) and not named(words[i + 1]):
+                a, b = stem(words[i - 1]), stem(words[i + 1])
+                out.setdefault(a, set()).add(b)
+                out.setdefault(b, set()).add(a)
+        return {k: frozenset(v) for k, v in out.items()}
+
     def _described_by_name(self) -> set[str]:
         """The stems of the words just before a name that the thing's own description uses of it: the name as
         the visitor wrote it ("hand-written Arm assembly", "the open-hardware Widgeteer")."""

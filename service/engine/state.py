@@ -107,6 +107,8 @@ class State:
             return True
         if any(holds(found, a, self.engine.synonyms) for a in ask):
             return True
+        if (choices := self.q.choices) and all(any(b in found for b in choices.get(a, ())) for a in ask):
+            return True  # "research or holiday?": the answer speaks to the one it was
         # "how did the pandemic affect her work": a text that speaks of a time named by its name speaks to it
         if any(stem(w) in found for w in self.q.in_period & self.engine.dates.named_words):
             return True
