@@ -288,8 +288,7 @@ def _in_order(st: State, so: list[str], support: float, content: tuple[str, ...]
     """Every work so described that has a start, earliest first, citing the facts of each; how many first
     when the question asks, in its own words for them."""
     counted = ""
-    if st.q.has("count"):  # "how many bat detectors": the things so described that are bat detectors, counted
-        so = [i for i in so if _a_kind_of(st, content, st.engine.entities[i])]
+    if st.q.has("count"):  # "how many bat detectors": how many, in the question's words for them
         counted = " ".join(t.original for t in st.q.tokens if stem(t.word) in content)
     dated = [i for i in so if st.engine.entities[i].start][:8]
     if len(dated) < 2:
@@ -382,7 +381,9 @@ def described_work(st: State) -> bool:
     whether = not (ordinal or in_order or st.q.has("describes"))  # "does she make keyboards": the plural asked
     if ordinal or in_order or whether:  # of the works so described, the first (or latest) to begin, said first
         so = [w.iri for w in ranked if _is_so(st, content, w) and not _other_kind(st, w)]
-        if whether:  # every one so described, when the thing is asked in the plural and there are several
+        if whether:  # every one so described, when the thing is asked in the plural and there are several: the
+            # ones that are that thing ("does she make keyboards": not the keyboard-layout analyser)
+            so = [i for i in so if _a_kind_of(st, content, st.engine.entities[i])]
             plural = any(t.word != stem(t.word) and stem(t.word) == content[-1] for t in st.q.tokens)
             return plural and len(so) > 1 and _in_order(st, so, support, content)
         if not so:
