@@ -34,6 +34,22 @@ def test_every_engine_file_ships_and_loads() -> None:
         assert language.engine_doc(stem) is not None, stem
 
 
+def _booleans_in_lists(doc: Any, path: str = "") -> list[str]:
+    if isinstance(doc, dict):
+        return [x for k, v in doc.items() for x in _booleans_in_lists(v, f"{path}.{k}")]
+    if isinstance(doc, list):
+        return [path for v in doc if isinstance(v, bool)] + [x for v in doc for x in _booleans_in_lists(v, path)]
+    return []
+
+
+def test_no_list_of_words_holds_a_boolean() -> None:
+    """A bare true or false in a list of words is read as a boolean, not as the word: it must be quoted."""
+    for stem in language.STEMS:
+        assert _booleans_in_lists(language.engine_doc(stem)) == [], stem
+    for path in sorted((language.DIR / "routes").glob("*.yaml")):
+        assert _booleans_in_lists(language.engine_doc(f"routes/{path.stem}")) == [], path.name
+
+
 def test_the_engine_language_names_no_person() -> None:
     """Cue phrases say $they / $them / $their / $person; a pronoun appears only in lists of every pronoun."""
     person_words = {"she", "her", "hers", "herself", "ines", "calder"}
