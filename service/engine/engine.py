@@ -201,7 +201,7 @@ class Engine:
             verb_phrases=intents.verb_phrases,
             frames=intents.name_frames,
             joining=intents.name_cues_joining,
-            same=lex.synonym_groups(),
+            same=[*lex.synonym_groups(), *((extra.get("equivalents") or {}).get("in_names") or [])],
         )
 
         absent_names: dict[str, set[str]] = defaultdict(set)

@@ -90,7 +90,7 @@ def _norm_url(url: str) -> str:
 
 
 def _written_alike(key: tuple[str, ...], alike: dict[str, list[tuple[str, ...]]],
-                   most: int = 16) -> list[tuple[str, ...]]:  # fmt: skip
+                   most: int = 64) -> list[tuple[str, ...]]:  # fmt: skip
     """The other ways of writing a name of several words, each word or the words alike it (at most `most`)."""
     out: list[tuple[str, ...]] = [()]
     for w in key:
