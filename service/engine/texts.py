@@ -277,7 +277,7 @@ def _a_kind_of(st: State, content: tuple[str, ...], e: Entity) -> bool:
     if e.label and first.startswith(e.label):
         first = first[len(e.label) :]  # "Widgeteer is a ...": what follows the name
     nouns = []
-    for part in first.split(":")[:2]:  # "The successor to Fernkey: a smaller split keyboard with ..."
+    for part in first.split(":")[:2]:  # "The successor to Widgeteer: a smaller split keyboard with ..."
         opening = words_of(part)
         nouns.append(" ".join(opening[: next((i for i, w in enumerate(opening) if i and w in ends), len(opening))]))
     heads = {t[-1] for t in (terms(e.label), terms(e.short or ""), *map(terms, nouns)) if t}
