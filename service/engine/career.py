@@ -527,6 +527,10 @@ def _finish(st: State, run: QueryRun, rows: list[dict[str, Any]]) -> None:
                         role=r["roleLabel"].value, count=len(found), works=names(labels(st, found), answer_limit(st)))
     # the works made in the roles first, unless the roles are what is counted ("how many works came out of it")
     st.listed = list(dict.fromkeys((held + works) if st.q.has("count") else (works + held))) if works else held
+    if 0 < len(works) <= 2 and st.q.has("making") and not st.q.has("count"):
+        for i in works:  # "stuff he built during his master's": the few works made, as the graph describes each
+            if (e := st.engine.entities.get(i)) is not None:
+                st.say_account(e)
     if len(rows) == 1 and not works:  # one role: what it was, in the graph's words ("article search, ranking")
         _title_asked(st, rows[0]["role"].value)
         say_role(st, st.engine.entities.get(rows[0]["role"].value))
