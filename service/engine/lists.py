@@ -641,6 +641,10 @@ def concept_works(st: State) -> bool:
     only = st.engine.entities.get(iris[0]) if len(iris) == 1 else None
     if only is not None and only.description:  # "how does he use BLE": the one work, in its own words
         st.say_account(only)
+    for label in sorted(st.q.absent.entities)[:2]:  # "does he know rust and go?": the one the graph lacks too
+        absent = st.engine.absent[label]
+        evidence = st.run("absent_evidence", {"name": absent.label})
+        st.tell("pivot.none", st.read_query(evidence, f"{len(evidence.rows)} rows"), name=absent.label)
     if e.has_article and st.q.kind in ("explain", "search", "entity"):
         weights = st.engine.weights["article"]
         hit = best_passage_for(st.engine.passages, e.name, st.q.terms, st.engine.synonyms, weights)
