@@ -327,7 +327,7 @@ def career(st: State) -> bool:
     held = [role_text(st, r) for r in rows]
     ref = st.read_query(run, "; ".join(held))
     st.tell("roles.roles" if opening else "roles.roles_only", ref, opening=opening, roles="; ".join(held))
-    _finish(st, run, rows)
+    _finish(st, run, rows, what_came=bool(places) and len(rows) == 1 and st.q.has("doing") and not sequence)
     if places and not st.q.has("outside") and st.q.has("still") and not sequence and not st.q.has("making"):
         _now_elsewhere(st, rows, career_params)
     if places and not any(st.q.has(c) for c in ("outside", "time", "job")):  # "what did she do in Copenhagen":
@@ -510,14 +510,16 @@ def _titled(st: State, rows: list[dict[str, Any]], *, best: bool = False) -> lis
     return []
 
 
-def _finish(st: State, run: QueryRun, rows: list[dict[str, Any]]) -> None:
+def _finish(st: State, run: QueryRun, rows: list[dict[str, Any]], *, what_came: bool = False) -> None:
+    """Say the roles' works too when the question asks what was made, or `what_came` ("what did she do in
+    Japan": the one role there, and what came of it)."""
     st.plan.route = "roles"
     st.exact = True
     held = list(dict.fromkeys(i for r in rows for i in (r["role"].value, r["organisation"].value)))
     works: list[str] = []
     career_words = {w for p in st.engine.intents.rules["career"].mentions for w in p}
     # "projects from when she lived in Madrid", "what did he build in Madrid": the works made in those roles
-    if st.q.has("making") or any((w,) in st.engine.classes and w not in career_words for w in st.q.cue):
+    if what_came or st.q.has("making") or any((w,) in st.engine.classes and w not in career_words for w in st.q.cue):
         for r in rows:
             made = st.run("made_during_role", {"role": r["role"].value})
             found = [row["work"].value for row in made.rows]
@@ -526,12 +528,15 @@ def _finish(st: State, run: QueryRun, rows: list[dict[str, Any]]) -> None:
                 st.tell("roles.made", st.read_query(made, ", ".join(labels(st, found[:10]))),
                         role=r["roleLabel"].value, count=len(found), works=names(labels(st, found), answer_limit(st)))
     # the works made in the roles first, unless the roles are what is counted ("how many works came out of it")
-    st.listed = list(dict.fromkeys((held + works) if st.q.has("count") else (works + held))) if works else held
+    # (the roles first when what they did is asked, not what was made)
+    roles_first = st.q.has("count") or (what_came and not st.q.has("making"))
+    st.listed = list(dict.fromkeys((held + works) if roles_first else (works + held))) if works else held
     if 0 < len(works) <= 2 and st.q.has("making") and not st.q.has("count"):
         for i in works:  # "stuff he built during his master's": the few works made, as the graph describes each
             if (e := st.engine.entities.get(i)) is not None:
                 st.say_account(e)
-    if len(rows) == 1 and not works:  # one role: what it was, in the graph's words ("article search, ranking")
+    if len(rows) == 1 and (not works or what_came):  # one role: what it was, in the graph's words ("article
+        # search, ranking")
         _title_asked(st, rows[0]["role"].value)
         say_role(st, st.engine.entities.get(rows[0]["role"].value))
         _work_asked(st, rows[0]["role"].value)
