@@ -226,7 +226,7 @@ def career(st: State) -> bool:
     if named and _kind_of_work_only(st) and (not st.q.has("career") or st.q.has("alongside")):
         return False  # "when was the talk about moving Acme's search": the talk's date, not the role at Acme;
         # "hardware projects he had going while employed at Acme": of the works, not the roles
-    if "why" in st.engine.intents.sections_asked(st.q.said):
+    if "why" in st.q.sections_asked:
         return False  # "why did he step down as organiser": the reason is in the role's article, not its dates
     sequence = st.q.has("before") or st.q.has("after")  # "what came after Acme" is the next role
     if named and not sequence and st.q.relations_asked:

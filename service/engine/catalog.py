@@ -73,10 +73,14 @@ class Entity:
         return re.split(r"[#/]", own[0])[-1] if own else self.kind.capitalize()
 
 
+def first_sentence(e: Entity) -> str:
+    """The first sentence of the thing's description ("A rooftop weather station ...")."""
+    return re.split(r"\.\s", e.description or "", maxsplit=1)[0]
+
+
 def what_it_is(e: Entity) -> set[str]:
     """The terms of what a work is: its names and its description's first sentence ("A rooftop weather station")."""
-    first = re.split(r"\.\s", e.description or "", maxsplit=1)[0]
-    return set(terms(f"{e.label} {e.short or ''} {first}"))
+    return set(terms(f"{e.label} {e.short or ''} {first_sentence(e)}"))
 
 
 def load_entities(catalog: Catalog, query: str, base: str, articles: set[str], kinds: str = "") -> dict[str, Entity]:

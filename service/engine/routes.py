@@ -333,7 +333,7 @@ def _say_part(st: State, e: Entity) -> None:
 
 def _cued_nearby(st: State, e: Entity) -> PassageHit | None:
     """The section a cue asks for (what went wrong, the results) in the article of a work one hop from `e`."""
-    if not st.engine.intents.sections_asked(st.q.said):
+    if not st.q.sections_asked:
         return None
     ents = st.engine.entities
     for row in st.run("neighbours", {"entity": e.iri}).rows:
@@ -456,7 +456,7 @@ def cued_section(
     only among `kinds` and by the heading's own word ("Why she built it"); with `about`, the passage of that section
     holding those words best, else its opening."""
     intents, index = st.engine.intents, st.engine.passages
-    asked = [kind for kind in intents.sections_asked(st.q.said) if (kind in kinds) == (kind in ("how", "why"))]
+    asked = [kind for kind in st.q.sections_asked if (kind in kinds) == (kind in ("how", "why"))]
     first = 1 if kinds else None
     wanted = list(dict.fromkeys(stem(w) for kind in asked for w in intents.sections.get(kind, ())[:first]))
     if not wanted:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import re
-
 from service.engine import routes
-from service.engine.catalog import CONCEPTS, Entity, what_it_is
+from service.engine.catalog import CONCEPTS, Entity, first_sentence, what_it_is
 from service.engine.intents import contains
 from service.engine.retrieve import ArticleHit, PassageHit, best_passage_for, holds
 from service.engine.state import WORD, State
@@ -144,7 +142,7 @@ def _first_of_kind(st: State) -> bool:
     list of its works says, not a passage on how one of them was designed."""
     q = st.q
     return q.has("first") != q.has("last") and bool(q.entities) and all(e.kind in CONCEPTS for e in q.entities) \
-        and "why" not in st.engine.intents.sections_asked(q.said)  # "why wouldn't kids use the first ones": a reason
+        and "why" not in q.sections_asked  # "why wouldn't kids use the first ones": a reason
 
 
 def _naming(st: State, e: Entity) -> PassageHit | None:
@@ -273,7 +271,7 @@ def _a_kind_of(st: State, content: tuple[str, ...], e: Entity) -> bool:
     of its names or of the noun its description opens with ("The prototype bat detector of ...": detector), not
     only a word said of it ("a book on designing parks and schoolyards" is no schoolyard)."""
     ends = set(st.engine.routes.get("head_ends") or [])
-    first = re.split(r"\.\s", e.description or "", maxsplit=1)[0]
+    first = first_sentence(e)
     if e.label and first.startswith(e.label):
         first = first[len(e.label) :]  # "Widgeteer is a ...": what follows the name
     nouns = []
