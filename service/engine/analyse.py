@@ -197,10 +197,21 @@ class Analyser:
         kind, rule, read = engine.intents.decide(asking, for_kind, [e.kind for e in found], authored=about,
                                                  linked_any=bool(found))  # fmt: skip
         terms = query_terms(text, engine.search_stopwords)
+        # what asks nothing: the story's words alone ("I recruit for a courier company ... has she built delivery
+        # routing that ran in production?") and the owner's name: a passage is judged on the rest;
+        own = query_terms(" ".join(t.word for t in untold), engine.search_stopwords) if told and not subject else ()
+        # (a question of a few words of its own asks of the story: "I read she moved a cluster to OpenSearch. what
+        # nearly went wrong during the switch?")
+        alone = len(own) >= int(engine.weights["unknown"]["story_apart_min_terms"])
+        asked_words = [t.word for t in (untold if alone else tokens)
+                       if not (person and any(m.start <= t.start < m.end and m.iris == [person.iri] for m in mentions))]
+        # and phrases that ask nothing ("for real"), but for whose a thing is, which a passage may say ("her own")
+        asked_words = _without_phrases(asked_words, tuple(p for p in engine.neutral_phrases if "own" not in p))
+        unasked = frozenset(terms) - set(query_terms(" ".join(asked_words), engine.search_stopwords))
         return Question(engine=engine, asked=asked, normalized=text, today=today, tokens=tokens,
                         linked=linked, cue=tuple(cue), said=said, kind=kind, rule=rule, read=tuple(read),
                         authored_key=authored, period=period, terms=tuple(terms), corrections=corrections,
-                        excluded=excluded, asking=unstoried)  # fmt: skip
+                        excluded=excluded, asking=unstoried, unasked=unasked)  # fmt: skip
 
     def _own_practice(self, text: str, linked: Linked, tokens: tuple[Token, ...]) -> Linked:
         """ "before she went solo", "since he set up his own studio": the words name the role of the person's own

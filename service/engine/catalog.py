@@ -51,6 +51,7 @@ class Entity:
     start: str | None = None
     end: str | None = None
     published: str | None = None  # a paper's or a writing's publication date
+    venue: str | None = None  # where a paper appeared or a talk was given
     category: str | None = None
     organisation: str | None = None  # for a role
     live: str | None = None
@@ -98,7 +99,7 @@ def load_entities(catalog: Catalog, query: str, base: str, articles: set[str], k
             )
             for attr, column in (
                 ("short", "short"), ("description", "description"), ("start", "start"), ("end", "end"),
-                ("published", "published"),
+                ("published", "published"), ("venue", "venue"),
                 ("live", "live"), ("repository", "repository"), ("url", "url"), ("article_url", "article"),
             ):  # fmt: skip
                 if column in row:

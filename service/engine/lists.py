@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 from service.engine.catalog import CONCEPTS
@@ -19,6 +20,7 @@ from service.engine.routes import (
     month,
     months_spanned,
     names,
+    placed,
     say_in_order,
     say_ordinal,
     when,
@@ -491,6 +493,14 @@ def _of_two_classes(st: State, first: str, second: str, *, counting: bool) -> bo
     return True
 
 
+def _clauses_asked(st: State) -> list[tuple[str, ...]]:
+    """The words asked in each clause of a question of several clauses: ("makerspac", "workshop", "run") and
+    ("peopl", "build") of "that makerspace workshop he ran, what did people build"."""
+    clauses = [set(terms(c)) for c in re.split(r"[,;:]|\s[-\u2013\u2014]+\s", st.q.normalized)]
+    asked = [tuple(t for t in st.q.ask if t in c) for c in clauses] if len(clauses) > 1 else []
+    return [words for words in asked if words]
+
+
 def class_list(st: State, found: tuple[str, str] | None = None, *, counting: bool = False) -> bool:
     if (counting or st.q.has("count")) and _counted_within(st):
         return False
@@ -517,6 +527,8 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
         named = {t for e in at for t in terms(e.label) if t not in st.engine.stopwords}
         words = (*st.q.ask, *sorted(named))
         narrowed = described_among(st, iris, tuple(dict.fromkeys(words))) if not counting else []
+        if not narrowed and not counting and not at:  # "that makerspace workshop he ran, what did people build"
+            narrowed = next((so for clause in _clauses_asked(st) if (so := described_among(st, iris, clause))), [])
         # "talks at the Widget Meetup": those whose description names the place or organisation, all of it
         narrowed = [w for w in narrowed if named <= set(terms(f"{w.label} {w.description}"))]
         if narrowed:  # "his talk at Widgetconf", "the workshop at the makerspace": the ones so described
@@ -553,7 +565,7 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
                 st.say_account(one)
             else:
                 st.tell("class_list.key_first" if keyed else "among_them", ref,
-                        works=names(labels(st, iris), answer_limit(st)))  # fmt: skip
+                        works=names(placed(st, iris), answer_limit(st)))  # fmt: skip
             st.listed = say_ordinal(st, iris, ref)
     elif kind == "concept":  # "has he published any datasets": the datasets, techniques or themes, most used first
         run = st.run("concept_list", {"class": iri})

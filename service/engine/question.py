@@ -44,6 +44,7 @@ class Question:
     corrections: tuple[tuple[str, str], ...] = ()
     excluded: frozenset[str] = frozenset()  # what the question sets apart ("apart from Widgeteer", apart.py)
     asking: tuple[str, ...] | None = None  # `said` without the visitor's own story, when it tells one (analyse._told)
+    unasked: frozenset[str] = frozenset()  # search words that ask nothing: the visitor's story, the owner's name
     _cues: dict[str, bool] = field(default_factory=dict, repr=False)
 
     # -- words -----------------------------------------------------------------------------

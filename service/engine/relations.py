@@ -162,7 +162,7 @@ def fact(st: State) -> bool:
     for e in ents:
         mark = st.checkpoint()
         facts = st.run("facts", {"entity": e.iri})
-        rows = [r for r in facts.rows if r["property"].value in asked]
+        rows = [r for r in facts.rows if r["property"].value in asked and not _stated(st, r["value"].value)]
         if rows:
             break
         st.rollback(mark)
@@ -179,6 +179,13 @@ def fact(st: State) -> bool:
     st.tell("fact.published" if told else "fact.values", st.read_entity(e, facts), thing=e.display, values=said,
             month=month(published) if told and published else "")  # fmt: skip
     return True
+
+
+def _stated(st: State, value: str) -> bool:
+    """Whether the question already says a value (two or more of its words, numbers aside): "when did he speak at
+    the Sound Code Conference" names the talk by its venue and asks when, not where."""
+    said = [t for t in terms(value) if not t.isdigit()]
+    return len(said) > 1 and set(said) <= set(terms(st.q.normalized))
 
 
 def _by_property(rows: list[dict[str, Any]]) -> dict[str, list[str]]:

@@ -33,6 +33,20 @@ def labels(st: State, iris: list[str]) -> list[str]:
     return [st.engine.entities[i].display for i in iris if i in st.engine.entities]
 
 
+def placed(st: State, iris: list[str]) -> list[str]:
+    """Each work's name with where it appeared or was given and its year, when the graph says where ("Bat classifier
+    paper (Proceedings of ... 2025)"); a work with no venue by its name alone."""
+    out = []
+    for i in iris:
+        e = st.engine.entities.get(i)
+        if e is None:
+            continue
+        year = (e.published or e.start or "")[:4]
+        where = e.venue if not year or year in (e.venue or "") else f"{e.venue}, {year}"
+        out.append(f"{e.display} ({where})" if e.venue else e.display)
+    return out
+
+
 def column_iris(run: QueryRun, column: str) -> list[str]:
     return [row[column].value for row in run.rows if column in row and row[column].kind == "iri"]
 

@@ -440,7 +440,7 @@ def _topic_terms(st: State) -> tuple[str, ...]:
     """The question's search terms less the words that ask for an amount: "share" in "what share of queries
     failed" asks for a percent, which a text states without the word."""
     amount = st.q.amount
-    asked = amount.form_words if amount is not None else frozenset()
+    asked = (amount.form_words if amount is not None else frozenset()) | st.q.unasked
     return tuple(t for t in st.q.terms if t not in asked) or st.q.terms
 
 
