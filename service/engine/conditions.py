@@ -62,6 +62,7 @@ TESTS: dict[str, Callable[[Question, Any], bool]] = {
     "broad_kind": lambda q, v: (q.class_named is not None
                                 and q.class_named[0].endswith(q.engine.broad("broad_kinds"))) == v,
     "role": lambda q, v: (q.role is not None) == v,
+    "own_practice": lambda q, v: q.names_own_practice == v,
     "authored": lambda q, v: (q.authored_key is not None) == v,
     "amount": lambda q, v: (q.amount is not None) == v,
     "sections": lambda q, v: bool(q.sections_asked) == v,

@@ -102,7 +102,8 @@ def _unknown_technology(st: State) -> tuple[str, tuple[int, int]] | None:
     code"): a run of at most three words the site never uses, one of them no English word either ("Revit",
     "embassy async"; never "a nightmare" or "the scanner"), in a question with a technology cue (intents.yaml
     technology) and no work, role or organisation named. The words as the visitor wrote them, and where."""
-    if not st.q.has("technology") or any(e.kind in ("work", "role", "organisation") for e in st.q.entities):
+    if not st.q.has("technology") or (any(e.kind in ("work", "role", "organisation") for e in st.q.entities)
+                                      and not st.q.names_own_practice):  # "does her studio use Lumion"
         return None
     linked = [(m.start, m.end) for m in st.q.linked.mentions]
     run: list[tuple[int, int]] = []
@@ -129,8 +130,8 @@ def _unknown_practice(st: State) -> tuple[str, tuple[int, int]] | None:
     uses, English or not, and no other word it does not know. Not after a word that takes the thing as known
     (intents.yaml definite: "has she used the scanner" is no question of her practice), nor beside "or" or "and"
     (intents.yaml name_cues_joining): "a review board or committee" says one thing two ways."""
-    if not (st.q.has("asks_whether") and (st.q.has("making") or st.q.has("technology"))) or any(
-            e.kind != "person" for e in st.q.entities):  # fmt: skip
+    if not (st.q.has("asks_whether") and (st.q.has("making") or st.q.has("technology"))) or (any(
+            e.kind != "person" for e in st.q.entities) and not st.q.names_own_practice):  # "does her studio ..."
         return None
     tokens = st.q.tokens
     runs: list[list[int]] = []
@@ -185,8 +186,8 @@ def _only_context(st: State, mentions: list[Mention]) -> bool:
     """A technology of the engine's catalogue (not one the owner listed) that the question only mentions as
     context: beside a named work, role or organisation ("is widgeteer-py on PyPI", "how does the route planner
     cope with noisy GPS"), or beside words the site never uses ("how tall is the Eiffel tower")."""
-    if any(e.kind in ("role", "organisation") for e in st.q.entities):
-        return True
+    if any(e.kind in ("role", "organisation") for e in st.q.entities) and not st.q.names_own_practice:
+        return True  # "her studio" is the person at work: "can her studio make Lumion renders" asks of her
     if any(e.kind == "work" for e in st.q.entities):  # "is Widget's front end written in React" asks of it
         return not (st.q.kind == "stack" or st.q.has("technology"))
     spans = [(m.start, m.end) for m in mentions]

@@ -163,6 +163,17 @@ class Question:
                     if not any(a < m.end and m.start < b and (b - a) >= (m.end - m.start) for a, b in spans)]
         return replace(self.absent_named, mentions=mentions)  # fmt: skip
 
+    @cached_property
+    def names_own_practice(self) -> bool:
+        """Whether all the question names beyond the person is the person's own practice, in words of intents.yaml
+        own_practice ("her studio", "since she went solo"), not by its name ("Calder Studio": a role like any)."""
+        own = self.engine.own_practice
+        if own is None:
+            return False
+        person = self.engine.by_name.get(self.engine.kb.site.person)
+        named = [m for m in self.linked.mentions if not (person and m.iris == [person.iri])]
+        return bool(named) and all(m.iris == [own[0]] and own[2].found_in(words_of(m.text)) for m in named)
+
     def mentions_of(self, iri: str) -> list[Mention]:
         return [m for m in self.linked.mentions if iri in m.iris]
 

@@ -60,6 +60,7 @@ CONDITIONS: dict[str, str] = {
     "class_named": "bool",  # it names a kind of work or a category, outside its names
     "broad_kind": "bool",  # ...and that one is too broad to narrow a list by (routes.yaml broad_kinds)
     "role": "bool",  # it names a role, or an organisation where the person held one
+    "own_practice": "bool",  # what it names beyond the person is the person's own practice ("her studio")
     "authored": "bool",  # it is one of the questions with one answer (answers.yaml)
     "amount": "bool",  # it asks for an amount ("how long", "how many stops")
     "sections": "bool",  # it asks for a kind of section ("why", "what went wrong", the results)
