@@ -590,6 +590,9 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
             st.tell("category_in_class.none", ref, one=label.lower(), of=of)
     else:
         run = st.run("category_skills", {"category": iri})
+        if not run.rows:  # a category this portfolio files nothing under ("board"): its passages may still answer
+            st.rollback(mark)
+            return False
         used = [r for r in run.rows if int(r["works"].value) > 0]
         st.listed = [r["skill"].value for r in used]
         st.plan.route = "category_list"
