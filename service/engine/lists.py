@@ -552,8 +552,8 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
                 finished = date.fromisoformat(e.end[:10]) if e.end else began
                 st.tell("class_list.dated", st.read_entity(e, facts), thing=e.display, span=when(st, began, finished))
             return True
-        if at:
-            st.rollback(mark)
+        if at or (st.q.sections_asked and len(iris) > 1 and not counting and st.q.amount is None):
+            st.rollback(mark)  # "the main result of the paper she wrote with her students": a section of one of them
             return False
         st.tell("class_list.lists", ref, count=len(iris), one=label.lower(), many=many)
         ordered = say_in_order(st, iris, ref) if st.q.has("in_order") else []  # "list her games in order"
