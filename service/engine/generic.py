@@ -43,6 +43,11 @@ def listed(st: State) -> bool:
     st.plan.route = route
     st.exact = True
     st.listed = list(dict.fromkeys(c.value for c in cells if c.kind == "iri" and c.value in st.engine.entities))
+    if len(st.listed) == 1 and st.q.period is not None:
+        # the rows of one thing in a period (the times a workshop was given in 2023): it, then each row's own
+        after = next((c for c in run.columns[run.columns.index(column) + 1 :]
+                      if any(c in r and r[c].kind == "iri" for r in run.rows)), None)  # fmt: skip
+        st.listed += [v for r in run.rows if after and after in r and (v := r[after].value) in st.engine.entities]
     ref = st.read_query(run, ", ".join(shown[:10]) or "0 rows")
     period = when(st, st.q.period.start, st.q.period.end) if st.q.period is not None else ""
     latest = int(st.q.has("last"))

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import pairwise
+from itertools import pairwise, product
 
 from rapidfuzz.distance import DamerauLevenshtein
 
@@ -172,6 +172,17 @@ class Linker:
                     self._names[other] = holders
                     if key in self._ordinary:
                         self._ordinary.add(other)
+        # a name of three words or more beside its small words is also written with some of them left out:
+        # "Build a Rain Garden in a Day" as "build-a-rain-garden day"
+        for key, holders in list(written.items()):
+            small = [i for i, w in enumerate(key) if w in stopwords and 0 < i < len(key) - 1]
+            if len(key) - len(small) < 3 or not 0 < len(small) <= 3:
+                continue
+            for dropped in product((False, True), repeat=len(small)):
+                gone = {i for i, d in zip(small, dropped, strict=True) if d}
+                other = tuple(w for i, w in enumerate(key) if i not in gone)
+                if other not in self._names:
+                    self._names[other] = holders
         self._by_first: dict[str, list[tuple[str, ...]]] = {}
         for key in sorted(self._names, key=len, reverse=True):
             self._by_first.setdefault(key[0], []).append(key)
