@@ -465,13 +465,17 @@ def top_passage(st: State) -> bool:
     the question nearly as well as the best, the article of a thing the question names first."""
     hit = _named_first(st)
     support = _support(st, hit.best) if hit is not None else 0.0
-    graph = described(st) if not st.q.entities else None
+    # a work described by what the question says of a theme it names ("how did he stop the hearing aids from
+    # whistling": the feedback canceller that "stops hearing aids from whistling"), not of a thing named itself
+    graph = described(st) if all(e.kind in CONCEPTS for e in st.q.entities) else None
     # on a tie, the work whose own name holds the question's words ("his thesis": the "MSc thesis")
     own = set(terms(f"{graph[0].label} {graph[0].short or ''}")) if graph is not None else set()
     titled = set(terms(hit.best.passage.title)) if hit is not None else set()
     named = bool(set(st.q.terms) & own - titled)
     if graph is not None and (graph[1] > support or (graph[1] == support and named)) and _enough(st, graph[1]):
         e, st.support = graph
+        if st.q.entities:  # found past the thing it names: a description may only point at the answer, never High
+            st.support = min(st.support, float(st.engine.weights["confidence"]["strong_support"]) - 0.01)
         st.plan.route = "described"
         st.listed = [e.iri]
         st.say_account(e)
