@@ -64,13 +64,14 @@ def explain(st: State) -> bool:
         if top.passage.article != hit.passage.article and _support(st, top) >= support + margin:
             hit = top  # "why did Acme switch to OpenSearch": the migration's own article holds more of the question
     about = st.engine.by_name.get(hit.passage.article)
+    found = hit  # the passage that holds the question: a section of its article it asks for may say less of it
     if hit.passage.kind == "lead" and not st.q.has("naming"):  # a how or why question is not answered by an
         # overview, when a section says it: how, only in the article of the thing named (not of a part's whole)
         kinds = ("why", "how") if about in st.q.entities or (about is not None and about is joining) else ("why",)
         hit = routes.cued_section(st, hit.passage.article, kinds) or hit  # a section of the same article
     hit = routes.stating_amount(st, hit.passage.article, hit, about.description if about else "") or hit
     if about not in st.q.entities:  # not from the article of what was named: it must hold the question, but for
-        st.support = _support(st, hit)  # that of the work joining what was named
+        st.support = max(_support(st, hit), _support(st, found))  # that of the work joining what was named
         if joining is None and not _enough(st, st.support, "explain_floor"):
             return False
     st.plan.route = "explain"
