@@ -166,7 +166,7 @@ class Question:
     @cached_property
     def names_own_practice(self) -> bool:
         """Whether all the question names beyond the person is the person's own practice, in words of intents.yaml
-        own_practice ("her studio", "since she went solo"), not by its name ("Calder Studio": a role like any)."""
+        own_practice ("her studio", "since she went solo"), not by its name (a role like any)."""
         own = self.engine.own_practice
         if own is None:
             return False
