@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from datetime import date
 
 from service.engine.catalog import CONCEPTS
 from service.engine.link import Mention, tokenize
@@ -21,6 +20,7 @@ from service.engine.routes import (
     months_spanned,
     names,
     placed,
+    say_dated,
     say_in_order,
     say_ordinal,
     when,
@@ -547,10 +547,7 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
             cued = cued_section(st, e.name) if len(narrowed) == 1 else None
             if cued is not None:  # "what was the problem with the workshop kit": its section on what went wrong
                 st.say(cued.passage.text, st.read_passage(cued))
-            if st.q.has("time") and e.start:  # "the bat detector workshop: where and when?"
-                began = date.fromisoformat(e.start[:10])
-                finished = date.fromisoformat(e.end[:10]) if e.end else began
-                st.tell("class_list.dated", st.read_entity(e, facts), thing=e.display, span=when(st, began, finished))
+            say_dated(st, e, facts, "class_list")  # "the bat detector workshop: where and when?"
             return True
         if at or (st.q.sections_asked and len(iris) > 1 and not counting and st.q.amount is None):
             st.rollback(mark)  # "the main result of the paper she wrote with her students": a section of one of them

@@ -47,6 +47,15 @@ def placed(st: State, iris: list[str]) -> list[str]:
     return out
 
 
+def say_dated(st: State, e: Entity, facts: QueryRun, route: str) -> None:
+    """ "the bat detector workshop: where and when?": the work's dates, when the question asks when (the route's
+    `say.dated`)."""
+    if st.q.has("time") and e.start:
+        began = date.fromisoformat(e.start[:10])
+        finished = date.fromisoformat(e.end[:10]) if e.end else began
+        st.tell(f"{route}.dated", st.read_entity(e, facts), thing=e.display, span=when(st, began, finished))
+
+
 def column_iris(run: QueryRun, column: str) -> list[str]:
     return [row[column].value for row in run.rows if column in row and row[column].kind == "iri"]
 

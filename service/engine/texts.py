@@ -398,6 +398,8 @@ def described_work(st: State) -> bool:
     st.listed = listed
     st.subject = e.iri  # not the person the question names ("Ada's first weather station")
     st.say_account(e)
+    if st.q.has("time") and e.start:  # "that bat detector workshop he ran, when and where was it?"
+        routes.say_dated(st, e, st.run("facts", {"entity": e.iri}), "described")
     return True
 
 
