@@ -404,6 +404,7 @@ def _told(text: str, engine: Engine, names: list[Mention]) -> tuple[list[tuple[i
     searched too, but still pick no kind of question ("I'm hiring … how long does that thing run on batteries"
     asks no contact)."""
     visitor = {str(w) for w in engine.references.get("visitor") or []}
+    open_things = {str(w) for w in engine.references.get("open_things") or []}
     spans = [span for m in _SENTENCE.finditer(text) if any(c.isalnum() for c in m.group())
              for span in _clauses(text, m.start(), m.end(), visitor)]  # fmt: skip
     if len(spans) < 2:
@@ -415,7 +416,10 @@ def _told(text: str, engine: Engine, names: list[Mention]) -> tuple[list[tuple[i
         asks = text[a:b].rstrip().endswith("?") or intents.has("asks_whether", said) or intents.has("asks_what",
                                                                                                      said[:1])
         asking.append(asks)
-        back |= asks and any(w in pronouns for w in said)
+        # a pronoun points back to the story ("what was that about?"), but not "it" after a thing the sentence
+        # itself leaves open ("has she built something ..., and when did it open?")
+        opened = next((i for i, w in enumerate(said) if w in open_things), len(said))
+        back |= asks and any(w in pronouns and not (w in ("it", "its") and i > opened) for i, w in enumerate(said))
         named |= asks and any(a <= m.start < b for m in names)
     if not any(asking):
         return [], False
