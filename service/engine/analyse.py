@@ -443,7 +443,10 @@ def _clauses(text: str, start: int, end: int, visitor: set[str]) -> list[tuple[i
 def _without_phrases(cue: list[str], phrases: tuple[tuple[str, ...], ...]) -> list[str]:
     """The cue words without every occurrence of the phrases (longest first): "the earliest talk on record"."""
     out = list(cue)
+    said = set(out)
     for phrase in phrases:
+        if not said.issuperset(phrase):  # most phrases: a word of it is not in the question at all
+            continue
         n = len(phrase)
         i = 0
         while i + n <= len(out):
