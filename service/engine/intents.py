@@ -165,6 +165,7 @@ class Intents:
         self._section_asked_by = {k: Phrases(v) for k, v in self.section_asked_by.items()}
         self.name_cues_after: list[str] = list(spec.get("name_cues_after") or [])
         self.name_cues_joining: list[str] = list(spec.get("name_cues_joining") or [])
+        self.name_glosses: tuple[tuple[str, ...], ...] = tuple(phrases(spec.get("name_glosses")))
         self.asks_which = frozenset(str(w) for w in spec.get("asks_which") or [])
         self.asked_with_not_before = frozenset(str(w) for w in spec.get("asked_with_not_before") or [])
         self.definite = frozenset(str(w) for w in spec.get("definite") or [])

@@ -117,6 +117,10 @@ def _unknown_technology(st: State) -> tuple[str, tuple[int, int]] | None:
             break
     if not run or len(run) > 3:
         return None
+    after = [t.word for t in st.q.tokens if t.start >= run[-1][1]]
+    if any(tuple(after[i : i + len(g)]) == g and len(after) > i + len(g)
+           for g in st.engine.intents.name_glosses for i in range(3)):  # fmt: skip
+        return None  # "recsys experience? like recommendation engines": said again in the site's words
     text = st.q.span_text(run[0][0], run[-1][1])
     if all(st.engine.speller.english(w) for t in tokenize(text) if (w := t.word)):
         return None
