@@ -205,8 +205,8 @@ class Analyser:
         alone = len(own) >= int(engine.weights["unknown"]["story_apart_min_terms"])
         asked_words = [t.word for t in (untold if alone else tokens)
                        if not (person and any(m.start <= t.start < m.end and m.iris == [person.iri] for m in mentions))]
-        # and phrases that ask nothing ("for real"), but for whose a thing is, which a passage may say ("her own")
-        asked_words = _without_phrases(asked_words, tuple(p for p in engine.neutral_phrases if "own" not in p))
+        # and phrases that ask nothing ("for real"), but for those a passage may state ("her own")
+        asked_words = _without_phrases(asked_words, engine.unstated_phrases)
         unasked = frozenset(terms) - set(query_terms(" ".join(asked_words), engine.search_stopwords))
         return Question(engine=engine, asked=asked, normalized=text, today=today, tokens=tokens,
                         linked=linked, cue=tuple(cue), said=said, kind=kind, rule=rule, read=tuple(read),
@@ -405,6 +405,7 @@ def _told(text: str, engine: Engine, names: list[Mention]) -> tuple[list[tuple[i
     asks no contact)."""
     visitor = {str(w) for w in engine.references.get("visitor") or []}
     open_things = {str(w) for w in engine.references.get("open_things") or []}
+    open_pronouns = {str(w) for w in engine.references.get("open_pronouns") or []}
     spans = [span for m in _SENTENCE.finditer(text) if any(c.isalnum() for c in m.group())
              for span in _clauses(text, m.start(), m.end(), visitor)]  # fmt: skip
     if len(spans) < 2:
@@ -419,7 +420,7 @@ def _told(text: str, engine: Engine, names: list[Mention]) -> tuple[list[tuple[i
         # a pronoun points back to the story ("what was that about?"), but not "it" after a thing the sentence
         # itself leaves open ("has she built something ..., and when did it open?")
         opened = next((i for i, w in enumerate(said) if w in open_things), len(said))
-        back |= asks and any(w in pronouns and not (w in ("it", "its") and i > opened) for i, w in enumerate(said))
+        back |= asks and any(w in pronouns and not (w in open_pronouns and i > opened) for i, w in enumerate(said))
         named |= asks and any(a <= m.start < b for m in names)
     if not any(asking):
         return [], False

@@ -96,6 +96,7 @@ class Engine:
     generic: frozenset[str] = frozenset()  # stems of topic, filler and neutral words: they pick no section
     neutral: frozenset[str] = frozenset()  # words that ask nothing by themselves (intents.yaml neutral)
     neutral_phrases: tuple[tuple[str, ...], ...] = ()  # phrases that ask nothing, whose words may (intents.yaml)
+    unstated_phrases: tuple[tuple[str, ...], ...] = ()  # of those, the ones no passage is judged by
     tiers: dict[str, int | None] = field(default_factory=dict)  # IRI -> tier, for fusion
     described: list[str] = field(default_factory=list)  # entity IRIs, in the order of `descriptions`
     descriptions: Bm25 | None = None  # BM25 over each entity's names and description
@@ -323,6 +324,7 @@ class Engine:
         references = spec.get("references") or {}
         neutral = _all_words(spec.get("neutral"))
         neutral_phrases = {tuple(words(str(p))) for p in spec.get("neutral_phrases") or []}
+        stated = {tuple(words(str(p))) for p in spec.get("neutral_phrases_stated") or []}
         generic = intents.filler | intents.topic_words | neutral
         generic |= {stem(w) for w in generic}
         accounted = set(stopwords) | generic | intents.cue_words
@@ -394,6 +396,7 @@ class Engine:
             generic=frozenset(generic),
             neutral=frozenset(neutral),
             neutral_phrases=tuple(sorted(neutral_phrases, key=len, reverse=True)),
+            unstated_phrases=tuple(sorted(neutral_phrases - stated, key=len, reverse=True)),
             tiers={iri: e.tier for iri, e in entities.items()},
             described=described,
             descriptions=descriptions,

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from service.engine.catalog import CONCEPTS
 from service.engine.link import Mention, tokenize
 from service.engine.retrieve import best_passage_for
@@ -118,8 +116,9 @@ def _unknown_technology(st: State) -> tuple[str, tuple[int, int]] | None:
     if not run or len(run) > 3:
         return None
     after = [t.word for t in st.q.tokens if t.start >= run[-1][1]]
+    within = int(st.engine.weights["unknown"]["gloss_within"])
     if any(tuple(after[i : i + len(g)]) == g and len(after) > i + len(g)
-           for g in st.engine.intents.name_glosses for i in range(3)):  # fmt: skip
+           for g in st.engine.intents.name_glosses for i in range(within)):  # fmt: skip
         return None  # "recsys experience? like recommendation engines": said again in the site's words
     text = st.q.span_text(run[0][0], run[-1][1])
     if all(st.engine.speller.english(w) for t in tokenize(text) if (w := t.word)):
@@ -498,14 +497,6 @@ def _of_two_classes(st: State, first: str, second: str, *, counting: bool) -> bo
     return True
 
 
-def _clauses_asked(st: State) -> list[tuple[str, ...]]:
-    """The words asked in each clause of a question of several clauses: ("makerspac", "workshop", "run") and
-    ("peopl", "build") of "that makerspace workshop he ran, what did people build"."""
-    clauses = [set(terms(c)) for c in re.split(r"[,;:]|\s[-\u2013\u2014]+\s", st.q.normalized)]
-    asked = [tuple(t for t in st.q.ask if t in c) for c in clauses] if len(clauses) > 1 else []
-    return [words for words in asked if words]
-
-
 def class_list(st: State, found: tuple[str, str] | None = None, *, counting: bool = False) -> bool:
     if (counting or st.q.has("count")) and _counted_within(st):
         return False
@@ -533,7 +524,7 @@ def class_list(st: State, found: tuple[str, str] | None = None, *, counting: boo
         words = (*st.q.ask, *sorted(named))
         narrowed = described_among(st, iris, tuple(dict.fromkeys(words))) if not counting else []
         if not narrowed and not counting and not at:  # "that makerspace workshop he ran, what did people build"
-            narrowed = next((so for clause in _clauses_asked(st) if (so := described_among(st, iris, clause))), [])
+            narrowed = next((so for clause in st.q.clauses_asked if (so := described_among(st, iris, clause))), [])
         # "talks at the Widget Meetup": those whose description names the place or organisation, all of it
         narrowed = [w for w in narrowed if named <= set(terms(f"{w.label} {w.description}"))]
         if narrowed:  # "his talk at Widgetconf", "the workshop at the makerspace": the ones so described

@@ -8,6 +8,7 @@ asks and kept: the value never changes once made.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import cached_property
@@ -20,6 +21,8 @@ from service.engine.link import Linked, Mention, Token, tokenize
 from service.engine.quantity import Quantity
 from service.text import fold, stem, terms
 from service.text import words as words_of
+
+_CLAUSE = re.compile(r"[,;:]|\s[-\u2013\u2014]+\s")  # between clauses: a comma, semicolon, colon or dash
 
 if TYPE_CHECKING:
     from service.engine.engine import Engine
@@ -164,14 +167,24 @@ class Question:
         return replace(self.absent_named, mentions=mentions)  # fmt: skip
 
     @cached_property
+    def clauses_asked(self) -> tuple[tuple[str, ...], ...]:
+        """The words asked (`ask`) in each clause of a question of several clauses, split at commas, semicolons,
+        colons and dashes: ("makerspac",) and ("peopl",) of "that makerspace workshop he ran, what did people
+        build"."""
+        clauses = [set(terms(c)) for c in _CLAUSE.split(self.normalized)]
+        if len(clauses) < 2:
+            return ()
+        return tuple(words for c in clauses if (words := tuple(t for t in self.ask if t in c)))
+
+    @cached_property
     def names_own_practice(self) -> bool:
         """Whether all the question names beyond the person is the person's own practice, in words of intents.yaml
         own_practice ("her studio", "since she went solo"), not by its name (a role like any)."""
         own = self.engine.own_practice
         if own is None:
             return False
-        person = self.engine.by_name.get(self.engine.kb.site.person)
-        named = [m for m in self.linked.mentions if not (person and m.iris == [person.iri])]
+        owner = self.engine.by_name.get(self.engine.kb.site.person)
+        named = [m for m in self.linked.mentions if not (owner and m.iris == [owner.iri])]
         return bool(named) and all(m.iris == [own[0]] and own[2].found_in(words_of(m.text)) for m in named)
 
     def mentions_of(self, iri: str) -> list[Mention]:

@@ -47,12 +47,13 @@ def placed(st: State, iris: list[str]) -> list[str]:
     return out
 
 
-def say_dated(st: State, e: Entity, facts: QueryRun, route: str) -> None:
+def say_dated(st: State, e: Entity, facts: QueryRun | None, route: str) -> None:
     """ "the bat detector workshop: where and when?": the work's dates, when the question asks when (the route's
-    `say.dated`)."""
+    `say.dated`), cited by its facts (read here when not given)."""
     if st.q.has("time") and e.start:
         began = date.fromisoformat(e.start[:10])
         finished = date.fromisoformat(e.end[:10]) if e.end else began
+        facts = facts if facts is not None else st.run("facts", {"entity": e.iri})
         st.tell(f"{route}.dated", st.read_entity(e, facts), thing=e.display, span=when(st, began, finished))
 
 

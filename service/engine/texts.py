@@ -398,8 +398,7 @@ def described_work(st: State) -> bool:
     st.listed = listed
     st.subject = e.iri  # not the person the question names ("Ada's first weather station")
     st.say_account(e)
-    if st.q.has("time") and e.start:  # "that bat detector workshop he ran, when and where was it?"
-        routes.say_dated(st, e, st.run("facts", {"entity": e.iri}), "described")
+    routes.say_dated(st, e, None, "described")  # "that bat detector workshop he ran, when and where was it?"
     return True
 
 
@@ -458,6 +457,11 @@ def held_beyond_names(st: State) -> bool:
     return _held(st, st.hits[0].best.passage, rest) >= float(st.engine.weights["confidence"]["strong_support"])
 
 
+def _below_strong(st: State, support: float) -> float:
+    """The support, kept under the strong floor: an answer that may only point at what was asked is never High."""
+    return min(support, float(st.engine.weights["confidence"]["strong_support"]) - 0.01)
+
+
 def _enough(st: State, support: float, floor: str = "answer_floor") -> bool:
     """Enough support to answer: the passage holds at least the floor share of the question's information."""
     return support >= float(st.engine.weights["confidence"][floor])
@@ -478,7 +482,7 @@ def top_passage(st: State) -> bool:
     if graph is not None and (graph[1] > support or (graph[1] == support and named)) and _enough(st, graph[1]):
         e, st.support = graph
         if st.q.entities:  # found past the thing it names: a description may only point at the answer, never High
-            st.support = min(st.support, float(st.engine.weights["confidence"]["strong_support"]) - 0.01)
+            st.support = _below_strong(st, st.support)
         st.plan.route = "described"
         st.listed = [e.iri]
         st.say_account(e)
@@ -497,7 +501,7 @@ def top_passage(st: State) -> bool:
         if not _enough(st, bridged):
             return False
         # held only by the meaning model's words: never strong
-        support = min(bridged, float(st.engine.weights["confidence"]["strong_support"]) - 0.01)
+        support = _below_strong(st, bridged)
     st.plan.route = "passage"
     st.support = support
     st.listed = [owner.iri] if owner else []
